@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+#include "queries_command.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+
+int main(int argc, char** argv)
+{
+    CLI::App app { "ccdkit: robust continuous collision detection" };
+    app.require_subcommand(1);
+    ccdkit::cli::add_queries_command(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ccdkit: error: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+#include "queries_command.hpp"
+
+#include "progress.hpp"
+#include "query_runner.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+namespace ccdkit::cli {
+
+namespace {
+    struct QueriesOptions {
+        std::vector<std::string> methods { "exact" };
+        std::vector<std::string> paths;
+        std::string json_path;
+        double t_max = 1.0;
+        double tolerance = 1e-6;
+    };
+
+    const std::map<std::string, CcdMethod> METHODS { { "exact", CcdMethod::EXACT },
+                                                      { "bsc-float", CcdMethod::BSC_FLOAT } };
+
+    const char* kind_name(QueryKind k) { return k == QueryKind::VERTEX_FACE ? "vf" : "ee"; }
+
+    std::string microseconds(double ns) { return fmt::format("{:.3f}", ns / 1000.0); }
+
+    void print_table(const std::string& method, const std::vector<QuerySetStats>& sets)
+    {
+        fmt::print("method {}\n", method);
+        fmt::print(
+            "{:<48} {:>2} {:>7} {:>6} {:>5} {:>5} {:>9} {:>9} {:>9} {:>10} {:>7} {:>6}\n", "set", "", "queries",
+            "pos", "FP", "FN", "mean µs", "median µs", "p99 µs", "max µs", "filter", "exact");
+        for (const auto& s : sets) {
+            std::string path = s.path;
+            if (path.size() > 48) {
+                path = "…" + path.substr(path.size() - 47);
+            }
+            const bool truth = s.with_truth == s.queries;
+            fmt::print(
+                "{:<48} {:>2} {:>7} {:>6} {:>5} {:>5} {:>9} {:>9} {:>9} {:>10} {:>7} {:>6}\n", path,
+                kind_name(s.kind), s.queries, s.positives, truth ? std::to_string(s.false_positives) : "-",
+                truth ? std::to_string(s.false_negatives) : "-", microseconds(s.mean_ns), microseconds(s.median_ns),
+                microseconds(s.p99_ns), microseconds(s.max_ns),
+                s.decided_by_filter + s.decided_by_float, s.decided_by_exact);
+            for (const auto& miss : s.misses) {
+                fmt::print("    false negative: {}\n", miss);
+            }
+        }
+    }
+
+    nlohmann::json to_json(const std::string& method, const std::vector<QuerySetStats>& sets)
+    {
+        nlohmann::json j_sets = nlohmann::json::array();
+        for (const auto& s : sets) {
+            j_sets.push_back({
+                { "path", s.path },
+                { "kind", kind_name(s.kind) },
+                { "queries", s.queries },
+                { "positives", s.positives },
+                { "false_positives", s.false_positives },
+                { "false_negatives", s.false_negatives },
+                { "with_truth", s.with_truth },
+                { "mean_ns", s.mean_ns },
+                { "median_ns", s.median_ns },
+                { "p99_ns", s.p99_ns },
+                { "max_ns", s.max_ns },
+                { "decided_by", { { "filter", s.decided_by_filter }, { "exact", s.decided_by_exact },
+                                  { "float", s.decided_by_float } } },
+            });
+        }
+        return { { "method", method }, { "sets", j_sets } };
+    }
+
+    void run(const QueriesOptions& opt)
+    {
+        std::vector<std::filesystem::path> paths(opt.paths.begin(), opt.paths.end());
+        if (paths.empty()) {
+            paths.emplace_back(std::filesystem::path(CCDKIT_EXAMPLE_DIR) / "queries");
+            fmt::print("No PATH given: running the bundled example queries in {}\n", paths.back().string());
+        }
+        const std::vector<QueryFile> files = read_query_paths(paths);
+        std::size_t count = 0;
+        for (const auto& f : files) {
+            count += f.queries.size();
+        }
+        if (count == 0) {
+            throw std::runtime_error("no queries found under the given paths");
+        }
+        nlohmann::json runs = nlohmann::json::array();
+        for (const auto& method : opt.methods) {
+            CcdOptions options;
+            options.method = METHODS.at(method);
+            options.t_max = opt.t_max;
+            options.tolerance = opt.tolerance;
+            Progress progress("queries (" + method + ")");
+            const auto sets = run_query_sets(
+                files, options, [&](std::size_t done, std::size_t total) { progress.update(done, total); });
+            print_table(method, sets);
+            runs.push_back(to_json(method, sets));
+        }
+        if (!opt.json_path.empty()) {
+            std::ofstream out(opt.json_path);
+            if (!out) {
+                throw std::runtime_error("cannot write " + opt.json_path);
+            }
+            out << (runs.size() == 1 ? runs[0] : runs).dump(2) << '\n';
+        }
+    }
+} // namespace
+
+void add_queries_command(CLI::App& app)
+{
+    auto opt = std::make_shared<QueriesOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "queries", "Run narrow-phase CCD over benchmark query files (CSV) and report accuracy and time per query");
+    cmd->add_option("paths", opt->paths, "CSV files or folders (searched recursively); default: bundled examples")
+        ->check(CLI::ExistingPath);
+    cmd->add_option("-m,--method", opt->methods, "method(s): exact (default), bsc-float; repeat to compare")
+        ->check(CLI::IsMember({ "exact", "bsc-float" }));
+    cmd->add_option("--json", opt->json_path, "write the statistics as JSON (a list when several methods)");
+    cmd->add_option("--t-max", opt->t_max, "end of the time interval, in (0, 1]")->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--tolerance", opt->tolerance, "time-of-impact interval width")
+        ->check(CLI::PositiveNumber);
+    cmd->callback([opt] { run(*opt); });
+}
+
+} // namespace ccdkit::cli

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+namespace ccdkit {
+
+/// A univariate polynomial of fixed degree D with coefficients of type T, in a basis where multiplication is
+/// the convolution of coefficients. Two such bases serve ccdkit:
+/// - the power basis t^i (exact arithmetic builds power-basis polynomials for root isolation), and
+/// - the scaled Bernstein basis (1-t)^(D-i) t^i on an interval (the coefficients are the Bernstein
+///   coefficients times binomial(D, i), so they have the same signs: all positive means the polynomial is
+///   positive on the whole interval).
+/// A linear function x(t) has coefficients (x0, x1 - x0) in the power basis and (x(l), x(r)) in the scaled
+/// Bernstein basis of [l, r]. Sums require equal degrees, which keeps the Bernstein basis consistent.
+template <class T, int D> struct Poly {
+    static_assert(D >= 0);
+    std::array<T, D + 1> c{};
+
+    static constexpr int DEGREE = D;
+    T& operator[](std::size_t i) { return c[i]; }
+    const T& operator[](std::size_t i) const { return c[i]; }
+};
+
+template <class T, int D> Poly<T, D> operator+(const Poly<T, D>& a, const Poly<T, D>& b)
+{
+    Poly<T, D> r;
+    for (std::size_t i = 0; i <= D; ++i) {
+        r.c[i] = a.c[i] + b.c[i];
+    }
+    return r;
+}
+
+template <class T, int D> Poly<T, D> operator-(const Poly<T, D>& a, const Poly<T, D>& b)
+{
+    Poly<T, D> r;
+    for (std::size_t i = 0; i <= D; ++i) {
+        r.c[i] = a.c[i] - b.c[i];
+    }
+    return r;
+}
+
+template <class T, int DA, int DB> Poly<T, DA + DB> operator*(const Poly<T, DA>& a, const Poly<T, DB>& b)
+{
+    Poly<T, DA + DB> r;
+    for (std::size_t k = 0; k <= DA + DB; ++k) {
+        const std::size_t i_min = k > DB ? k - DB : 0;
+        const std::size_t i_max = k < DA ? k : DA;
+        r.c[k] = a.c[i_min] * b.c[k - i_min];
+        for (std::size_t i = i_min + 1; i <= i_max; ++i) {
+            r.c[k] += a.c[i] * b.c[k - i];
+        }
+    }
+    return r;
+}
+
+/// A 3D vector whose components are polynomials of degree D.
+template <class T, int D> struct PolyVec3 {
+    Poly<T, D> x, y, z;
+};
+
+template <class T, int D> PolyVec3<T, D> operator-(const PolyVec3<T, D>& a, const PolyVec3<T, D>& b)
+{
+    return { a.x - b.x, a.y - b.y, a.z - b.z };
+}
+
+template <class T, int DA, int DB>
+PolyVec3<T, DA + DB> cross(const PolyVec3<T, DA>& a, const PolyVec3<T, DB>& b)
+{
+    return { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x };
+}
+
+template <class T, int DA, int DB> Poly<T, DA + DB> dot(const PolyVec3<T, DA>& a, const PolyVec3<T, DB>& b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+} // namespace ccdkit

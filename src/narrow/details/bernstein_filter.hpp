@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Bernstein sign classification by subdivision, in floating point.
+//
+// On a time interval [l, r] the coplanarity cubic and the inside polynomials are written in the (scaled)
+// Bernstein basis of [l, r]; their coefficients bound them (convex hull property). The interval is:
+// - separated if the cubic's coefficients all have one strict sign (no coplanar time);
+// - a contact if the cubic's coefficients change sign exactly once (exactly one simple root inside) and every
+//   inside polynomial is positive there (the vertex, or the edges' crossing, strictly inside at that root);
+// - separated if that single root lies where some inside polynomial is negative;
+// - otherwise split in two, left half first, so the first contact found is the earliest.
+// With FilteredDouble every sign is certain or reported unknown, so the filter decides exactly or gives up;
+// with plain double (bsc-float) signs are taken at face value.
+
+#include "contact_polynomials.hpp"
+#include "query_motion.hpp"
+
+#include <ccdkit/core/filtered_double.hpp>
+
+namespace ccdkit::details {
+
+enum class FilterVerdict { SEPARATED, CONTACT, UNDECIDED };
+
+struct FilterOutcome {
+    FilterVerdict verdict = FilterVerdict::UNDECIDED;
+    /// CONTACT: the earliest contact time lies in [toi_lower, toi_upper]. UNDECIDED: the interval where the
+    /// filter gave up (no contact before toi_lower).
+    double toi_lower = 0.0, toi_upper = 0.0;
+};
+
+/// Sign when certain, else 0.
+inline int certain_sign(const FilteredDouble& x) { return x.sign(); }
+inline int certain_sign(double x) { return (x > 0) - (x < 0); }
+
+/// Classification of a polynomial's Bernstein coefficients on an interval.
+enum class CoefficientSigns { POSITIVE, NEGATIVE, ONE_CHANGE, UNKNOWN };
+
+template <class T, int D> CoefficientSigns classify(const Poly<T, D>& p)
+{
+    int first = certain_sign(p.c[0]);
+    if (first == 0) {
+        return CoefficientSigns::UNKNOWN;
+    }
+    int changes = 0;
+    int previous = first;
+    for (std::size_t i = 1; i <= D; ++i) {
+        const int s = certain_sign(p.c[i]);
+        if (s == 0) {
+            return CoefficientSigns::UNKNOWN;
+        }
+        changes += s != previous;
+        previous = s;
+    }
+    if (changes == 0) {
+        return first > 0 ? CoefficientSigns::POSITIVE : CoefficientSigns::NEGATIVE;
+    }
+    return changes == 1 ? CoefficientSigns::ONE_CHANGE : CoefficientSigns::UNKNOWN;
+}
+
+template <class Terms, class T> class BernsteinFilter {
+public:
+    BernsteinFilter(const QueryMotion& motion, double tolerance, int max_depth)
+        : motion_(motion), tolerance_(tolerance), max_depth_(max_depth)
+    {
+    }
+
+    [[nodiscard]] FilterOutcome run(double t_max) { return classify_interval(0.0, t_max, 0); }
+
+private:
+    /// Coordinates on [l, r] in the scaled Bernstein basis: each is the linear (x(l), x(r)).
+    [[nodiscard]] QueryPoints<T, 1> points_on(double l, double r) const
+    {
+        QueryPoints<T, 1> x;
+        for (int i = 0; i < 4; ++i) {
+            const auto xl = position(i, l);
+            const auto xr = position(i, r);
+            x[i] = { { { xl[0], xr[0] } }, { { xl[1], xr[1] } }, { { xl[2], xr[2] } } };
+        }
+        return x;
+    }
+
+    [[nodiscard]] std::array<T, 3> position(int i, double t) const
+    {
+        const Eigen::Vector3d& a = motion_.start[i];
+        const Eigen::Vector3d& b = motion_.end[i];
+        if (t == 0.0) {
+            return { T(a[0]), T(a[1]), T(a[2]) };
+        }
+        if (t == 1.0) {
+            return { T(b[0]), T(b[1]), T(b[2]) };
+        }
+        std::array<T, 3> x;
+        for (int k = 0; k < 3; ++k) {
+            x[k] = T(a[k]) + T(t) * (T(b[k]) - T(a[k]));
+        }
+        return x;
+    }
+
+    [[nodiscard]] FilterOutcome classify_interval(double l, double r, int depth) const
+    {
+        const QueryPoints<T, 1> x = points_on(l, r);
+        const auto coplanarity = Terms::coplanarity(x);
+        switch (classify(coplanarity)) {
+        case CoefficientSigns::POSITIVE:
+        case CoefficientSigns::NEGATIVE:
+            return { FilterVerdict::SEPARATED };
+        case CoefficientSigns::ONE_CHANGE: {
+            bool all_positive = true;
+            for (const auto& g : Terms::inside(x)) {
+                const CoefficientSigns s = classify(g);
+                if (s == CoefficientSigns::NEGATIVE) {
+                    return { FilterVerdict::SEPARATED };
+                }
+                all_positive = all_positive && s == CoefficientSigns::POSITIVE;
+            }
+            if (all_positive) {
+                return narrow_root(l, r, certain_sign(coplanarity.c[0]));
+            }
+            break;
+        }
+        case CoefficientSigns::UNKNOWN:
+            break;
+        }
+        const double mid = 0.5 * (l + r);
+        if (depth >= max_depth_ || !(l < mid && mid < r)) {
+            return { FilterVerdict::UNDECIDED, l, r };
+        }
+        const FilterOutcome left = classify_interval(l, mid, depth + 1);
+        if (left.verdict != FilterVerdict::SEPARATED) {
+            return left;
+        }
+        return classify_interval(mid, r, depth + 1);
+    }
+
+    /// Bisects [l, r], which holds exactly one simple root of the cubic, down to the tolerance.
+    [[nodiscard]] FilterOutcome narrow_root(double l, double r, int sign_at_l) const
+    {
+        while (r - l > tolerance_) {
+            const double mid = 0.5 * (l + r);
+            if (!(l < mid && mid < r)) {
+                break;
+            }
+            const QueryPoints<T, 1> x = points_on(mid, mid);
+            const int s = certain_sign(Terms::coplanarity(x).c[0]);
+            if (s == 0) {
+                return { FilterVerdict::UNDECIDED, l, r };
+            }
+            (s == sign_at_l ? l : r) = mid;
+        }
+        return { FilterVerdict::CONTACT, l, r };
+    }
+
+    const QueryMotion& motion_;
+    double tolerance_;
+    int max_depth_;
+};
+
+} // namespace ccdkit::details

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The polynomials in t whose signs decide a vertex-face or edge-edge query under linear motion. They are
+// written once, generic in the arithmetic (plain, filtered or exact) and in the basis (see Poly), and used by
+// every stage: the Bernstein filters, the exact fallback and bsc-float.
+
+#include <ccdkit/core/polynomial.hpp>
+
+#include <array>
+
+namespace ccdkit::details {
+
+/// The four moving points of a query, each with degree-D polynomial coordinates.
+/// Vertex-face: p, t0, t1, t2. Edge-edge: ea0, ea1, eb0, eb1.
+template <class T, int D> using QueryPoints = std::array<PolyVec3<T, D>, 4>;
+
+/// Point-on-segment test q in [x, y] as polynomials: it holds iff `collinear == 0` and `between <= 0`, where
+/// collinear = |(q-x) x (q-y)|^2 and between = (q-x).(q-y). Also right for x == y (then q must equal x).
+template <class T, int D> struct PointOnSegment {
+    Poly<T, 4 * D> collinear;
+    Poly<T, 2 * D> between;
+};
+
+template <class T, int D>
+PointOnSegment<T, D> point_on_segment(const PolyVec3<T, D>& q, const PolyVec3<T, D>& x, const PolyVec3<T, D>& y)
+{
+    const PolyVec3<T, D> qx = q - x;
+    const PolyVec3<T, D> qy = q - y;
+    const auto c = cross(qx, qy);
+    return { dot(c, c), dot(qx, qy) };
+}
+
+struct VertexFaceTerms {
+    static constexpr int INSIDE_COUNT = 3;
+    static constexpr int SEGMENT_COUNT = 3;
+
+    /// det[t1 - t0, t2 - t0, p - t0]: zero iff the four points are coplanar.
+    template <class T, int D> static Poly<T, 3 * D> coplanarity(const QueryPoints<T, D>& x)
+    {
+        return dot(cross(x[2] - x[1], x[3] - x[1]), x[0] - x[1]);
+    }
+
+    /// At a coplanar time, all three positive iff p is strictly inside the triangle. Each is a barycentric
+    /// weight times |n|^2, n = (t1 - t0) x (t2 - t0); they are all zero for a collapsed triangle.
+    template <class T, int D>
+    static std::array<Poly<T, 4 * D>, INSIDE_COUNT> inside(const QueryPoints<T, D>& x)
+    {
+        const auto& p = x[0];
+        const auto n = cross(x[2] - x[1], x[3] - x[1]);
+        return { dot(cross(x[2] - x[1], p - x[1]), n),
+                 dot(cross(x[3] - x[2], p - x[2]), n),
+                 dot(cross(x[1] - x[3], p - x[3]), n) };
+    }
+
+    /// |n|^2: positive iff the triangle is not collapsed.
+    template <class T, int D> static Poly<T, 4 * D> nondegenerate(const QueryPoints<T, D>& x)
+    {
+        const auto n = cross(x[2] - x[1], x[3] - x[1]);
+        return dot(n, n);
+    }
+
+    /// A collapsed triangle is the union of its three sides: p on one of them.
+    template <class T, int D>
+    static std::array<PointOnSegment<T, D>, SEGMENT_COUNT> on_segments(const QueryPoints<T, D>& x)
+    {
+        return { point_on_segment(x[0], x[1], x[2]), point_on_segment(x[0], x[2], x[3]),
+                 point_on_segment(x[0], x[3], x[1]) };
+    }
+};
+
+struct EdgeEdgeTerms {
+    static constexpr int INSIDE_COUNT = 4;
+    static constexpr int SEGMENT_COUNT = 4;
+
+    /// det[ea1 - ea0, eb1 - eb0, eb0 - ea0]: zero iff the four points are coplanar.
+    template <class T, int D> static Poly<T, 3 * D> coplanarity(const QueryPoints<T, D>& x)
+    {
+        return dot(cross(x[1] - x[0], x[3] - x[2]), x[2] - x[0]);
+    }
+
+    /// At a coplanar time with m = da x db != 0, the lines meet at ea0 + s da = eb0 + u db with
+    /// s |m|^2 = ((eb0 - ea0) x db).m and u |m|^2 = ((eb0 - ea0) x da).m. All four positive iff 0 < s, u < 1.
+    template <class T, int D>
+    static std::array<Poly<T, 4 * D>, INSIDE_COUNT> inside(const QueryPoints<T, D>& x)
+    {
+        const auto da = x[1] - x[0];
+        const auto db = x[3] - x[2];
+        const auto w = x[2] - x[0];
+        const auto m = cross(da, db);
+        const auto mm = dot(m, m);
+        const auto s = dot(cross(w, db), m);
+        const auto u = dot(cross(w, da), m);
+        return { s, mm - s, u, mm - u };
+    }
+
+    /// |da x db|^2: positive iff the edges are neither parallel nor of zero length.
+    template <class T, int D> static Poly<T, 4 * D> nondegenerate(const QueryPoints<T, D>& x)
+    {
+        const auto m = cross(x[1] - x[0], x[3] - x[2]);
+        return dot(m, m);
+    }
+
+    /// Parallel or zero-length edges touch iff an endpoint of one lies on the other.
+    template <class T, int D>
+    static std::array<PointOnSegment<T, D>, SEGMENT_COUNT> on_segments(const QueryPoints<T, D>& x)
+    {
+        return { point_on_segment(x[0], x[2], x[3]), point_on_segment(x[1], x[2], x[3]),
+                 point_on_segment(x[2], x[0], x[1]), point_on_segment(x[3], x[0], x[1]) };
+    }
+};
+
+} // namespace ccdkit::details
