@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -38,8 +37,7 @@ std::string shown(std::string_view text)
     if (text.size() <= MAX_SHOWN) {
         return "'" + std::string(text) + "'";
     }
-    return "'" + std::string(text.substr(0, MAX_SHOWN)) + "...' (" + std::to_string(text.size())
-        + " characters)";
+    return "'" + std::string(text.substr(0, MAX_SHOWN)) + "...' (" + std::to_string(text.size()) + " characters)";
 }
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -73,7 +71,10 @@ std::string read_text(const fs::path& path)
 /// ~600k fields do not each allocate.
 class RationalParser {
 public:
-    explicit RationalParser(const fs::path& path) : path_(path) { }
+    explicit RationalParser(const fs::path& path)
+        : path_(path)
+    {
+    }
 
     /// Parses `num_text/den_text` (fields `field` and `field + 1`, 1-based) into a double, or throws.
     double parse(std::string_view num_text, std::string_view den_text, std::size_t line, std::size_t field)
@@ -94,11 +95,10 @@ public:
         // get_d truncates, so the round trip reproduces the rational only when the conversion was exact.
         check_ = result;
         if (check_ != value_) {
-            check_ = DBL_MAX;
+            check_ = std::numeric_limits<double>::max();
             fail_value(
                 line, field,
-                abs(value_) > check_ ? "is out of the range of double"
-                                     : "is not exactly representable as a double");
+                abs(value_) > check_ ? "is out of the range of double" : "is not exactly representable as a double");
         }
         return result;
     }
@@ -107,12 +107,10 @@ private:
     void parse_integer(std::string_view text, std::size_t line, std::size_t field, mpz_class& out)
     {
         const std::string_view digits = !text.empty() && text.front() == '-' ? text.substr(1) : text;
-        const bool valid = !digits.empty()
-            && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+        const bool valid
+            = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
         if (!valid) {
-            fail(
-                path_, line,
-                "field " + std::to_string(field) + " " + shown(text) + " is not an integer");
+            fail(path_, line, "field " + std::to_string(field) + " " + shown(text) + " is not an integer");
         }
         // Short integers (all of the shared data) skip GMP's string parser and its temporary buffers.
         if (digits.size() <= static_cast<std::size_t>(std::numeric_limits<long>::digits10)) {
@@ -125,9 +123,7 @@ private:
         }
         buffer_.assign(text);
         if (out.set_str(buffer_, 10) != 0) {
-            fail(
-                path_, line,
-                "field " + std::to_string(field) + " " + shown(text) + " is not an integer");
+            fail(path_, line, "field " + std::to_string(field) + " " + shown(text) + " is not an integer");
         }
     }
 
@@ -151,7 +147,8 @@ private:
 std::size_t line_of(const std::string& text, std::size_t offset)
 {
     offset = std::min(offset, text.size());
-    return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+    return 1
+        + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
 /// Byte offset of entry `index` of the top-level array in valid JSON text; the parsed document keeps no
@@ -284,10 +281,10 @@ QueryFile read_query_file(const fs::path& path, QueryKind kind)
 
     RationalParser parser(path);
     std::array<std::string_view, FIELDS_WITH_TRUTH> fields;
-    std::size_t field_count = 0;       // of the file, fixed by its first row
-    std::size_t first_row_line = 0;    // where field_count was fixed
+    std::size_t field_count = 0; // of the file, fixed by its first row
+    std::size_t first_row_line = 0; // where field_count was fixed
     std::size_t rows = 0;
-    std::size_t blank_line = 0;        // first blank line seen; only trailing ones are allowed
+    std::size_t blank_line = 0; // first blank line seen; only trailing ones are allowed
     Query query;
     query.kind = kind;
 
@@ -331,8 +328,8 @@ QueryFile read_query_file(const fs::path& path, QueryKind kind)
         } else if (count != field_count) {
             fail(
                 path, line,
-                "found " + std::to_string(count) + " fields but line " + std::to_string(first_row_line)
-                    + " has " + std::to_string(field_count));
+                "found " + std::to_string(count) + " fields but line " + std::to_string(first_row_line) + " has "
+                    + std::to_string(field_count));
         }
         for (std::size_t i = 0; i < count; ++i) {
             if (fields[i].empty()) {
@@ -361,9 +358,8 @@ QueryFile read_query_file(const fs::path& path, QueryKind kind)
             } else if (*query.truth != truth) {
                 fail(
                     path, line,
-                    "truth " + std::string(truth_text) + " differs from "
-                        + (*query.truth ? "1" : "0") + " on line " + std::to_string(query.line)
-                        + ", the query's first row");
+                    "truth " + std::string(truth_text) + " differs from " + (*query.truth ? "1" : "0") + " on line "
+                        + std::to_string(query.line) + ", the query's first row");
             }
         }
         if (slot == ROWS_PER_QUERY - 1) {
@@ -386,8 +382,8 @@ QueryFile read_query_file(const fs::path& path, QueryKind kind)
             if (truth->size() != file.queries.size()) {
                 fail(
                     json_path, 1,
-                    "holds " + std::to_string(truth->size()) + " booleans but " + path.string()
-                        + " has " + std::to_string(file.queries.size()) + " queries");
+                    "holds " + std::to_string(truth->size()) + " booleans but " + path.string() + " has "
+                        + std::to_string(file.queries.size()) + " queries");
             }
             for (std::size_t i = 0; i < truth->size(); ++i) {
                 file.queries[i].truth = (*truth)[i];
@@ -404,7 +400,8 @@ std::vector<QueryFile> read_query_paths(const std::vector<fs::path>& paths)
         std::error_code error;
         const fs::file_status status = fs::status(path, error);
         if (!fs::exists(status)) {
-            throw std::runtime_error(path.string() + ": no such file or directory");
+            throw std::runtime_error(
+                path.string() + ": " + (error ? error.message() : std::string("no such file or directory")));
         }
         if (fs::is_directory(status)) {
             for (const auto& entry : fs::recursive_directory_iterator(path)) {

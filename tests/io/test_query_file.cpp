@@ -22,9 +22,9 @@
 namespace {
 
 namespace fs = std::filesystem;
+using ccdkit::query_kind_from_path;
 using ccdkit::QueryFile;
 using ccdkit::QueryKind;
-using ccdkit::query_kind_from_path;
 using ccdkit::read_query_file;
 using ccdkit::read_query_paths;
 
@@ -82,8 +82,7 @@ void expect_error(const std::function<void()>& read, std::initializer_list<std::
     } catch (const std::runtime_error& e) {
         const std::string message = e.what();
         for (const std::string& part : parts) {
-            EXPECT_NE(message.find(part), std::string::npos)
-                << "message '" << message << "' lacks '" << part << "'";
+            EXPECT_NE(message.find(part), std::string::npos) << "message '" << message << "' lacks '" << part << "'";
         }
     }
 }
@@ -99,10 +98,9 @@ std::string power_of_two(unsigned long exponent)
 TEST_F(QueryFileRead, SevenColumnsValuesAndTruth)
 {
     const std::string big = power_of_two(53);
-    std::string text = "3,4,-5,8,0,1,1\n"                    // (0.75, -0.625, 0)
-                       "-0,7,9007199254740991," + big + ",1,-2,1\n" // 2^53-1 over 2^53; n/-d allowed
-                       + rows("1,1,2,1,3,1,1", 6)                       //
-                       + rows("-1,1,-2,1,-3,1,0", 8);
+    // Row 1 is (3/4, -5/8, 0/1); row 2 is (-0/7, (2^53 - 1)/2^53, 1/-2): a negative denominator is allowed.
+    const std::string text = "3,4,-5,8,0,1,1\n-0,7,9007199254740991," + big + ",1,-2,1\n" + rows("1,1,2,1,3,1,1", 6)
+        + rows("-1,1,-2,1,-3,1,0", 8);
     const fs::path path = write("data.csv", text);
     const QueryFile file = read_query_file(path, QueryKind::EDGE_EDGE);
 
@@ -130,8 +128,7 @@ TEST_F(QueryFileRead, ExactValuesBeyondPlainDoubles)
     // The largest double, the smallest subnormal, and 6/4 which is exact once reduced.
     const mpz_class max_numerator = (mpz_class(1) << 53) - 1;
     const std::string dbl_max = mpz_class(max_numerator << 971).get_str();
-    const std::string text = "-" + dbl_max + ",1,1," + power_of_two(1074) + ",6,4\n"
-        + rows("0,1,0,1,0,1", 7);
+    const std::string text = "-" + dbl_max + ",1,1," + power_of_two(1074) + ",6,4\n" + rows("0,1,0,1,0,1", 7);
     const QueryFile file = read_query_file(write("q.csv", text), QueryKind::VERTEX_FACE);
     ASSERT_EQ(file.queries.size(), 1u);
     EXPECT_EQ(file.queries[0].points[0].x(), -std::numeric_limits<double>::max());
@@ -178,12 +175,17 @@ TEST_F(QueryFileRead, MmaBoolMalformed)
 {
     const fs::path path = write("set/queries/7ee.csv", rows("1,2,3,4,5,8", 16));
     write("set/mma_bool/7ee_mma_bool.json", "[true,1]");
-    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {"7ee_mma_bool.json", "entry 1"});
+    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {"7ee_mma_bool.json:1:", "entry 1"});
+    // Entries are located by line, past strings holding quotes, commas and brackets.
+    write("set/mma_bool/7ee_mma_bool.json", "[true, \"a,[b\\\"\", \n  [true, \"],\"],\n  null\n]");
+    expect_error(
+        [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {"7ee_mma_bool.json:1: entry 1 is string"});
+    write("set/mma_bool/7ee_mma_bool.json", "[true, false,\n  [true, \"],\"],\n  null\n]");
+    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {"7ee_mma_bool.json:2: entry 2 is array"});
     write("set/mma_bool/7ee_mma_bool.json", "{\"a\": true}");
     expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {"7ee_mma_bool.json:1:", "array"});
     write("set/mma_bool/7ee_mma_bool.json", "[true,\nfalse,\n");
-    expect_error(
-        [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {"7ee_mma_bool.json:3:", "invalid JSON"});
+    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {"7ee_mma_bool.json:3:", "invalid JSON"});
 }
 
 TEST_F(QueryFileRead, SevenColumnsIgnoreMmaBool)
@@ -198,8 +200,7 @@ TEST_F(QueryFileRead, SevenColumnsIgnoreMmaBool)
 TEST_F(QueryFileRead, TruncatedFileNamesItsLine)
 {
     const fs::path path = write("short.csv", rows("1,1,1,1,1,1,0", 11));
-    expect_error(
-        [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {path.string() + ":9:", "truncated"});
+    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {path.string() + ":9:", "truncated"});
 }
 
 TEST_F(QueryFileRead, ZeroDenominator)
@@ -214,14 +215,14 @@ TEST_F(QueryFileRead, NonNumericFields)
 {
     for (const std::string bad : {"abc", "1.5", "+1", "1e3", "--1", "-", "1 2", "0x10", "1/2"}) {
         SCOPED_TRACE(bad);
-        const fs::path path = write("bad.csv", rows("1,1,1,1,1,1", 1) + "1,1," + bad + ",1,1,1\n" + rows("1,1,1,1,1,1", 6));
+        const fs::path path
+            = write("bad.csv", rows("1,1,1,1,1,1", 1) + "1,1," + bad + ",1,1,1\n" + rows("1,1,1,1,1,1", 6));
         expect_error(
             [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); },
             {path.string() + ":2: field 3 '" + bad + "' is not an integer"});
     }
     const fs::path path = write("truth.csv", rows("1,1,1,1,1,1,2", 8));
-    expect_error(
-        [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {path.string() + ":1:", "field 7 '2'"});
+    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {path.string() + ":1:", "field 7 '2'"});
 }
 
 TEST_F(QueryFileRead, WrongFieldCount)
@@ -239,23 +240,23 @@ TEST_F(QueryFileRead, WrongFieldCount)
 TEST_F(QueryFileRead, MixedColumnCounts)
 {
     const fs::path path = write("mixed.csv", rows("1,1,1,1,1,1,0", 8) + rows("1,1,1,1,1,1", 8));
-    expect_error(
-        [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {path.string() + ":9:", "6 fields", "7"});
+    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {path.string() + ":9:", "6 fields", "7"});
 }
 
 TEST_F(QueryFileRead, MixedTruthWithinQuery)
 {
-    const fs::path path = write("truth.csv", rows("1,1,1,1,1,1,1", 8) + rows("1,1,1,1,1,1,0", 5) + rows("1,1,1,1,1,1,1", 3));
-    expect_error(
-        [&] { (void)read_query_file(path, QueryKind::VERTEX_FACE); }, {path.string() + ":14:", "line 9"});
+    const fs::path path
+        = write("truth.csv", rows("1,1,1,1,1,1,1", 8) + rows("1,1,1,1,1,1,0", 5) + rows("1,1,1,1,1,1,1", 3));
+    expect_error([&] { (void)read_query_file(path, QueryKind::VERTEX_FACE); }, {path.string() + ":14:", "line 9"});
 }
 
 TEST_F(QueryFileRead, OutOfRangeValues)
 {
     const std::string huge = "1" + std::string(400, '0');
     const mpz_class max_numerator = (mpz_class(1) << 53) - 1;
-    for (const std::string& field : {huge + ",1", "-" + huge + ",1", power_of_two(1024) + ",1",
-                                     mpz_class((max_numerator << 971) + 1).get_str() + ",1"}) {
+    for (const std::string& field :
+         {huge + ",1", "-" + huge + ",1", power_of_two(1024) + ",1",
+          mpz_class((max_numerator << 971) + 1).get_str() + ",1"}) {
         SCOPED_TRACE(field.substr(0, 30));
         const fs::path path = write("huge.csv", rows("1,1,1,1,1,1", 7) + "1,1,1,1," + field + "\n");
         expect_error(
@@ -267,10 +268,12 @@ TEST_F(QueryFileRead, OutOfRangeValues)
 TEST_F(QueryFileRead, InexactValues)
 {
     const std::string odd_60_bits = mpz_class((mpz_class(1) << 60) - 1).get_str();
-    for (const std::string& field : {std::string("1,3"), odd_60_bits + ",1", odd_60_bits + "," + power_of_two(70),
-                                    "1," + power_of_two(1075), std::string("-1,10")}) {
+    for (const std::string& field :
+         {std::string("1,3"), odd_60_bits + ",1", odd_60_bits + "," + power_of_two(70), "1," + power_of_two(1075),
+          std::string("-1,10")}) {
         SCOPED_TRACE(field);
-        const fs::path path = write("inexact.csv", rows("1,1,1,1,1,1", 2) + field + ",1,1,1,1\n" + rows("1,1,1,1,1,1", 5));
+        const fs::path path
+            = write("inexact.csv", rows("1,1,1,1,1,1", 2) + field + ",1,1,1,1\n" + rows("1,1,1,1,1,1", 5));
         expect_error(
             [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); },
             {path.string() + ":3:", "fields 1-2", "not exactly representable"});
@@ -342,9 +345,9 @@ TEST_F(QueryFilePaths, RecursesAndSorts)
     const fs::path single = write("single/4vf.csv", query);
 
     const std::vector<QueryFile> files = read_query_paths({dir_ / "root", single});
-    std::vector<fs::path> expected = {
-        dir_ / "root/a/vertex-face/sub/z.csv", dir_ / "root/a/vertex-face/y.csv", dir_ / "root/b/edge-edge/x.csv",
-        dir_ / "root/c/12ee.csv", single};
+    std::vector<fs::path> expected
+        = {dir_ / "root/a/vertex-face/sub/z.csv", dir_ / "root/a/vertex-face/y.csv", dir_ / "root/b/edge-edge/x.csv",
+           dir_ / "root/c/12ee.csv", single};
     std::sort(expected.begin(), expected.end());
     ASSERT_EQ(files.size(), expected.size());
     for (std::size_t i = 0; i < files.size(); ++i) {
