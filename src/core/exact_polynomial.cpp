@@ -2,144 +2,245 @@
 #include <ccdkit/core/exact_polynomial.hpp>
 
 #include <cassert>
+#include <cmath>
+#include <limits>
 #include <utility>
 
 namespace ccdkit::exact {
 
-namespace {
-    int sign_of(const mpq_class& x) { return sgn(x); }
+// ---------------------------------------------------------------------------------------------- Dyadic
 
-    void trim(std::vector<mpq_class>& c)
+namespace {
+    /// Removes common factors of two, so numbers stay as short as they can.
+    void normalize(Dyadic& d)
     {
-        while (!c.empty() && sgn(c.back()) == 0) {
-            c.pop_back();
+        if (sgn(d.num) == 0) {
+            d.shift = 0;
+            return;
+        }
+        const unsigned long zeros = mpz_scan1(d.num.get_mpz_t(), 0);
+        const unsigned long k = std::min(zeros, d.shift);
+        if (k > 0) {
+            mpz_fdiv_q_2exp(d.num.get_mpz_t(), d.num.get_mpz_t(), k);
+            d.shift -= k;
         }
     }
 
-    /// Divides by |leading coefficient|: keeps the signs (Sturm sequences need that) and the numbers small.
-    RationalPoly normalized_positive(const RationalPoly& p)
+    /// a.num and b.num brought to the common denominator 2^max(shift).
+    std::pair<mpz_class, mpz_class> aligned(const Dyadic& a, const Dyadic& b, unsigned long& shift)
     {
-        if (p.is_zero()) {
-            return p;
-        }
-        const mpq_class scale = abs(p.leading());
-        std::vector<mpq_class> c = p.coefficients();
-        for (auto& x : c) {
-            x /= scale;
-        }
-        return RationalPoly(std::move(c));
+        shift = std::max(a.shift, b.shift);
+        mpz_class x = a.num, y = b.num;
+        mpz_mul_2exp(x.get_mpz_t(), x.get_mpz_t(), shift - a.shift);
+        mpz_mul_2exp(y.get_mpz_t(), y.get_mpz_t(), shift - b.shift);
+        return { x, y };
     }
 } // namespace
 
-RationalPoly::RationalPoly(std::vector<mpq_class> coefficients) : c_(std::move(coefficients))
+Dyadic::Dyadic(mpz_class n, unsigned long k) : num(std::move(n)), shift(k) { normalize(*this); }
+
+Dyadic Dyadic::from_double(double x)
 {
-    for (auto& x : c_) {
-        x.canonicalize();
+    assert(std::isfinite(x));
+    int exponent = 0;
+    const double mantissa = std::frexp(x, &exponent); // x = mantissa 2^exponent, 0.5 <= |mantissa| < 1
+    const auto m = static_cast<long>(std::ldexp(mantissa, 53));
+    Dyadic d;
+    d.num = m;
+    const int e = exponent - 53;
+    if (e >= 0) {
+        mpz_mul_2exp(d.num.get_mpz_t(), d.num.get_mpz_t(), static_cast<unsigned long>(e));
+    } else {
+        d.shift = static_cast<unsigned long>(-e);
     }
-    trim(c_);
+    normalize(d);
+    return d;
 }
 
-mpq_class RationalPoly::operator()(const mpq_class& t) const
+mpq_class Dyadic::to_rational() const
 {
-    mpq_class value = 0;
-    for (auto it = c_.rbegin(); it != c_.rend(); ++it) {
-        value = value * t + *it;
-    }
-    return value;
+    mpq_class q(num);
+    mpq_div_2exp(q.get_mpq_t(), q.get_mpq_t(), shift);
+    return q;
 }
 
-int RationalPoly::sign_at(const mpq_class& t) const { return sign_of((*this)(t)); }
-
-RationalPoly RationalPoly::derivative() const
+double Dyadic::round_down() const
 {
-    std::vector<mpq_class> d;
+    const mpq_class q = to_rational();
+    double d = q.get_d(); // truncates toward zero
+    if (mpq_class(d) > q) {
+        d = std::nextafter(d, -std::numeric_limits<double>::infinity());
+    }
+    return d;
+}
+
+double Dyadic::round_up() const
+{
+    const mpq_class q = to_rational();
+    double d = q.get_d();
+    if (mpq_class(d) < q) {
+        d = std::nextafter(d, std::numeric_limits<double>::infinity());
+    }
+    return d;
+}
+
+int compare(const Dyadic& a, const Dyadic& b)
+{
+    unsigned long shift = 0;
+    const auto [x, y] = aligned(a, b, shift);
+    return cmp(x, y) < 0 ? -1 : (cmp(x, y) > 0 ? 1 : 0);
+}
+
+Dyadic midpoint(const Dyadic& a, const Dyadic& b)
+{
+    unsigned long shift = 0;
+    const auto [x, y] = aligned(a, b, shift);
+    return { x + y, shift + 1 };
+}
+
+Dyadic difference(const Dyadic& a, const Dyadic& b)
+{
+    unsigned long shift = 0;
+    const auto [x, y] = aligned(a, b, shift);
+    return { x - y, shift };
+}
+
+// ----------------------------------------------------------------------------------------- IntegerPoly
+
+IntegerPoly::IntegerPoly(std::vector<mpz_class> coefficients) : c_(std::move(coefficients))
+{
+    while (!c_.empty() && sgn(c_.back()) == 0) {
+        c_.pop_back();
+    }
+}
+
+int IntegerPoly::sign_at(const Dyadic& t) const
+{
+    if (c_.empty()) {
+        return 0;
+    }
+    // 2^(k d) p(n / 2^k) = sum c_i n^i 2^(k (d - i)), by Horner's rule on integers.
+    mpz_class value = c_.back(), term;
+    const std::size_t d = c_.size() - 1;
+    for (std::size_t i = d; i-- > 0;) {
+        value *= t.num;
+        mpz_mul_2exp(term.get_mpz_t(), c_[i].get_mpz_t(), t.shift * (d - i));
+        value += term;
+    }
+    return sgn(value);
+}
+
+IntegerPoly IntegerPoly::derivative() const
+{
+    std::vector<mpz_class> d;
     for (std::size_t i = 1; i < c_.size(); ++i) {
         d.emplace_back(c_[i] * static_cast<unsigned long>(i));
     }
-    return RationalPoly(std::move(d));
+    return IntegerPoly(std::move(d));
 }
 
-RationalPoly RationalPoly::monic() const
+IntegerPoly IntegerPoly::primitive_part() const
 {
-    if (is_zero()) {
+    if (c_.empty()) {
         return *this;
     }
-    std::vector<mpq_class> c = c_;
-    const mpq_class lead = c.back();
-    for (auto& x : c) {
-        x /= lead;
+    mpz_class content = 0;
+    for (const auto& x : c_) {
+        mpz_gcd(content.get_mpz_t(), content.get_mpz_t(), x.get_mpz_t());
+        if (content == 1) {
+            return *this;
+        }
     }
-    return RationalPoly(std::move(c));
+    std::vector<mpz_class> c = c_;
+    for (auto& x : c) {
+        mpz_divexact(x.get_mpz_t(), x.get_mpz_t(), content.get_mpz_t());
+    }
+    return IntegerPoly(std::move(c));
 }
 
-DivisionResult divide(const RationalPoly& a, const RationalPoly& b)
+PseudoDivision pseudo_divide(const IntegerPoly& a, const IntegerPoly& b)
 {
     assert(!b.is_zero());
-    std::vector<mpq_class> rem = a.coefficients();
     const int db = b.degree();
-    const int dq = a.degree() - db;
-    if (dq < 0) {
-        return { RationalPoly(), a };
-    }
-    std::vector<mpq_class> quot(static_cast<std::size_t>(dq + 1));
+    std::vector<mpz_class> r = a.coefficients();
     const auto& bc = b.coefficients();
-    for (int k = dq; k >= 0; --k) {
-        const mpq_class factor = rem[static_cast<std::size_t>(k + db)] / b.leading();
-        quot[static_cast<std::size_t>(k)] = factor;
-        if (sgn(factor) == 0) {
+    const mpz_class& lead = b.leading();
+    std::vector<mpz_class> q(static_cast<std::size_t>(std::max(a.degree() - db + 1, 0)));
+    int multiplier_sign = 1;
+    for (int k = a.degree(); k >= db; --k) {
+        const auto top = static_cast<std::size_t>(k);
+        if (sgn(r[top]) == 0) {
             continue;
         }
-        for (int j = 0; j <= db; ++j) {
-            rem[static_cast<std::size_t>(k + j)] -= factor * bc[static_cast<std::size_t>(j)];
+        // r <- lead r - r_k t^(k - db) b: the top coefficient cancels, and so does the quotient's scale.
+        const mpz_class factor = r[top];
+        for (std::size_t i = 0; i <= top; ++i) {
+            r[i] *= lead;
         }
+        for (auto& x : q) {
+            x *= lead;
+        }
+        const auto offset = static_cast<std::size_t>(k - db);
+        for (std::size_t j = 0; j < bc.size(); ++j) {
+            r[offset + j] -= factor * bc[j];
+        }
+        q[offset] += factor;
+        multiplier_sign *= sgn(lead);
     }
-    rem.resize(static_cast<std::size_t>(db)); // the upper coefficients are now exactly zero
-    return { RationalPoly(std::move(quot)), RationalPoly(std::move(rem)) };
+    r.resize(static_cast<std::size_t>(std::min(db, a.degree() + 1)));
+    return { IntegerPoly(std::move(q)), IntegerPoly(std::move(r)), multiplier_sign };
 }
 
-RationalPoly gcd(RationalPoly a, RationalPoly b)
+IntegerPoly gcd(IntegerPoly a, IntegerPoly b)
 {
+    a = a.primitive_part();
+    b = b.primitive_part();
     while (!b.is_zero()) {
-        RationalPoly r = divide(a, b).remainder;
+        IntegerPoly r = pseudo_divide(a, b).remainder.primitive_part();
         a = std::move(b);
-        b = r.monic();
+        b = std::move(r);
     }
-    return a.monic();
+    return a;
 }
 
-RationalPoly square_free_part(const RationalPoly& p)
+IntegerPoly square_free_part(const IntegerPoly& p)
 {
     if (p.degree() <= 1) {
-        return p;
+        return p.primitive_part();
     }
-    const RationalPoly g = gcd(p, p.derivative());
+    const IntegerPoly g = gcd(p, p.derivative());
     if (g.degree() == 0) {
-        return p;
+        return p.primitive_part();
     }
-    return divide(p, g).quotient;
+    return pseudo_divide(p, g).quotient.primitive_part();
 }
 
-SturmSequence::SturmSequence(const RationalPoly& square_free)
+// --------------------------------------------------------------------------------------- SturmSequence
+
+SturmSequence::SturmSequence(const IntegerPoly& square_free)
 {
-    sequence_.push_back(normalized_positive(square_free));
+    sequence_.push_back(square_free.primitive_part());
     if (square_free.degree() <= 0) {
         return;
     }
-    sequence_.push_back(normalized_positive(square_free.derivative()));
+    sequence_.push_back(sequence_.front().derivative().primitive_part());
     while (sequence_.back().degree() > 0) {
-        RationalPoly r = divide(sequence_[sequence_.size() - 2], sequence_.back()).remainder;
-        if (r.is_zero()) {
+        // Next = -(remainder of the previous two), up to a positive factor.
+        const PseudoDivision d = pseudo_divide(sequence_[sequence_.size() - 2], sequence_.back());
+        if (d.remainder.is_zero()) {
             break;
         }
-        std::vector<mpq_class> negated = r.coefficients();
-        for (auto& x : negated) {
-            x = -x;
+        std::vector<mpz_class> next = d.remainder.coefficients();
+        if (d.multiplier_sign > 0) {
+            for (auto& x : next) {
+                x = -x;
+            }
         }
-        sequence_.push_back(normalized_positive(RationalPoly(std::move(negated))));
+        sequence_.push_back(IntegerPoly(std::move(next)).primitive_part());
     }
 }
 
-int SturmSequence::sign_changes(const mpq_class& t) const
+int SturmSequence::sign_changes(const Dyadic& t) const
 {
     int changes = 0;
     int previous = 0;
@@ -148,25 +249,25 @@ int SturmSequence::sign_changes(const mpq_class& t) const
         if (s == 0) {
             continue;
         }
-        if (previous != 0 && s != previous) {
-            ++changes;
-        }
+        changes += previous != 0 && s != previous;
         previous = s;
     }
     return changes;
 }
 
-int SturmSequence::count_roots(const mpq_class& lower, const mpq_class& upper) const
+int SturmSequence::count_roots(const Dyadic& lower, const Dyadic& upper) const
 {
     return sign_changes(lower) - sign_changes(upper);
 }
 
+// ------------------------------------------------------------------------------------- AlgebraicNumber
+
 void AlgebraicNumber::bisect()
 {
-    if (is_rational()) {
+    if (is_dyadic()) {
         return;
     }
-    mpq_class mid = (lower + upper) / 2;
+    Dyadic mid = midpoint(lower, upper);
     const int s_mid = q.sign_at(mid);
     if (s_mid == 0) {
         lower = mid;
@@ -178,9 +279,9 @@ void AlgebraicNumber::bisect()
     }
 }
 
-void AlgebraicNumber::refine(const mpq_class& width)
+void AlgebraicNumber::refine(const Dyadic& width)
 {
-    while (upper - lower > width) {
+    while (compare(difference(upper, lower), width) > 0) {
         bisect();
     }
 }
@@ -188,10 +289,10 @@ void AlgebraicNumber::refine(const mpq_class& width)
 namespace {
     /// Appends the roots of q in (lower, upper] (there are `count` of them) in increasing order.
     void isolate(
-        const RationalPoly& q,
+        const IntegerPoly& q,
         const SturmSequence& sturm,
-        const mpq_class& lower,
-        const mpq_class& upper,
+        const Dyadic& lower,
+        const Dyadic& upper,
         int count,
         std::vector<AlgebraicNumber>& roots)
     {
@@ -209,46 +310,47 @@ namespace {
             }
             // lower is itself a root (found before): split until the open interval excludes it.
         }
-        const mpq_class mid = (lower + upper) / 2;
+        const Dyadic mid = midpoint(lower, upper);
         const int left = sturm.count_roots(lower, mid);
         isolate(q, sturm, lower, mid, left, roots);
         isolate(q, sturm, mid, upper, count - left, roots);
     }
 } // namespace
 
-std::vector<AlgebraicNumber> real_roots(const RationalPoly& p, const mpq_class& lower, const mpq_class& upper)
+std::vector<AlgebraicNumber> real_roots(const IntegerPoly& p, const Dyadic& lower, const Dyadic& upper)
 {
     assert(!p.is_zero());
     std::vector<AlgebraicNumber> roots;
-    const RationalPoly q = square_free_part(p);
+    const IntegerPoly q = square_free_part(p);
     if (q.degree() <= 0) {
         return roots;
     }
     if (q.sign_at(lower) == 0) {
         roots.push_back({ q, lower, lower });
     }
-    if (lower < upper) {
+    if (compare(lower, upper) < 0) {
         const SturmSequence sturm(q);
         isolate(q, sturm, lower, upper, sturm.count_roots(lower, upper), roots);
     }
     return roots;
 }
 
-int sign_at(const RationalPoly& g, AlgebraicNumber& alpha)
+int sign_at(const IntegerPoly& g, AlgebraicNumber& alpha)
 {
-    if (alpha.is_rational()) {
+    if (alpha.is_dyadic()) {
         return g.sign_at(alpha.lower);
     }
-    // g and its remainder modulo q agree at every root of q.
-    const RationalPoly r = divide(g, alpha.q).remainder;
+    // At a root of q, lc(q)^k g equals the pseudo-remainder r.
+    const PseudoDivision d = pseudo_divide(g, alpha.q);
+    const IntegerPoly& r = d.remainder;
     if (r.is_zero()) {
         return 0;
     }
     if (r.degree() == 0) {
-        return sgn(r.leading());
+        return sgn(r.leading()) * d.multiplier_sign;
     }
     // alpha is a root of r iff it is a root of gcd(q, r), whose roots are simple roots of q.
-    const RationalPoly h = gcd(alpha.q, r);
+    const IntegerPoly h = gcd(alpha.q, r);
     if (h.degree() >= 1 && h.sign_at(alpha.lower) != h.sign_at(alpha.upper)) {
         return 0;
     }
@@ -256,11 +358,11 @@ int sign_at(const RationalPoly& g, AlgebraicNumber& alpha)
     const SturmSequence sturm(square_free_part(r));
     while (sturm.count_roots(alpha.lower, alpha.upper) != 0) {
         alpha.bisect();
-        if (alpha.is_rational()) {
+        if (alpha.is_dyadic()) {
             return g.sign_at(alpha.lower);
         }
     }
-    return r.sign_at(alpha.upper);
+    return r.sign_at(alpha.upper) * d.multiplier_sign;
 }
 
 } // namespace ccdkit::exact

@@ -13,23 +13,40 @@
 namespace ccdkit::details {
 
 using exact::AlgebraicNumber;
-using exact::RationalPoly;
+using exact::Dyadic;
+using exact::IntegerPoly;
 
 namespace {
-    template <int D> RationalPoly to_rational(const Poly<mpq_class, D>& p)
+    template <int D> IntegerPoly to_integer_poly(const Poly<mpz_class, D>& p)
     {
-        return RationalPoly(std::vector<mpq_class>(p.c.begin(), p.c.end()));
+        return IntegerPoly(std::vector<mpz_class>(p.c.begin(), p.c.end()));
     }
 
-    /// Coordinates as exact power-basis polynomials x0 + t (x1 - x0).
-    QueryPoints<mpq_class, 1> exact_points(const QueryMotion& motion)
+    /// Coordinates as exact power-basis polynomials x0 + t (x1 - x0), all scaled by one power of two that
+    /// makes them integers. The contact polynomials are homogeneous in the coordinates, so a common positive
+    /// scale changes none of their signs or roots.
+    QueryPoints<mpz_class, 1> exact_points(const QueryMotion& motion)
     {
-        QueryPoints<mpq_class, 1> x;
+        std::array<std::array<Dyadic, 3>, 8> d;
+        unsigned long shift = 0;
+        for (int i = 0; i < 8; ++i) {
+            const Eigen::Vector3d& p = i < 4 ? motion.start[i] : motion.end[i - 4];
+            for (int k = 0; k < 3; ++k) {
+                d[i][k] = Dyadic::from_double(p[k]);
+                shift = std::max(shift, d[i][k].shift);
+            }
+        }
+        const auto integer = [&](int i, int k) {
+            mpz_class n = d[i][k].num;
+            mpz_mul_2exp(n.get_mpz_t(), n.get_mpz_t(), shift - d[i][k].shift);
+            return n;
+        };
+        QueryPoints<mpz_class, 1> x;
         for (int i = 0; i < 4; ++i) {
             const auto linear = [&](int k) {
-                const mpq_class x0(motion.start[i][k]);
-                const mpq_class x1(motion.end[i][k]);
-                return Poly<mpq_class, 1> { { x0, x1 - x0 } };
+                mpz_class x0 = integer(i, k);
+                mpz_class x1 = integer(i + 4, k);
+                return Poly<mpz_class, 1> { { x0, x1 - x0 } };
             };
             x[i] = { linear(0), linear(1), linear(2) };
         }
@@ -39,13 +56,14 @@ namespace {
     /// The contact test at a coplanar time, from the exact polynomials of one query.
     template <class Terms> class ContactTest {
     public:
-        explicit ContactTest(const QueryPoints<mpq_class, 1>& x) : nondegenerate_(to_rational(Terms::nondegenerate(x)))
+        explicit ContactTest(const QueryPoints<mpz_class, 1>& x)
+            : nondegenerate_(to_integer_poly(Terms::nondegenerate(x)))
         {
             for (const auto& g : Terms::inside(x)) {
-                inside_.push_back(to_rational(g));
+                inside_.push_back(to_integer_poly(g));
             }
             for (const auto& s : Terms::on_segments(x)) {
-                segments_.push_back({ to_rational(s.collinear), to_rational(s.between) });
+                segments_.push_back({ to_integer_poly(s.collinear), to_integer_poly(s.between) });
             }
         }
 
@@ -54,7 +72,7 @@ namespace {
         {
             if (exact::sign_at(nondegenerate_, alpha) > 0) {
                 // A proper triangle, or edges that are not parallel: the inside test is exact on its own.
-                return std::all_of(inside_.begin(), inside_.end(), [&](const RationalPoly& g) {
+                return std::all_of(inside_.begin(), inside_.end(), [&](const IntegerPoly& g) {
                     return exact::sign_at(g, alpha) >= 0;
                 });
             }
@@ -64,9 +82,9 @@ namespace {
         }
 
         /// Every polynomial whose sign the test reads (for the candidates of coplanar motion).
-        [[nodiscard]] std::vector<const RationalPoly*> polynomials() const
+        [[nodiscard]] std::vector<const IntegerPoly*> polynomials() const
         {
-            std::vector<const RationalPoly*> all { &nondegenerate_ };
+            std::vector<const IntegerPoly*> all { &nondegenerate_ };
             for (const auto& g : inside_) {
                 all.push_back(&g);
             }
@@ -79,39 +97,22 @@ namespace {
 
     private:
         struct Segment {
-            RationalPoly collinear, between;
+            IntegerPoly collinear, between;
         };
-        RationalPoly nondegenerate_;
-        std::vector<RationalPoly> inside_;
+        IntegerPoly nondegenerate_;
+        std::vector<IntegerPoly> inside_;
         std::vector<Segment> segments_;
     };
 
-    double round_down(const mpq_class& x)
-    {
-        double d = x.get_d(); // truncates toward zero
-        if (mpq_class(d) > x) {
-            d = std::nextafter(d, -std::numeric_limits<double>::infinity());
-        }
-        return d;
-    }
-
-    double round_up(const mpq_class& x)
-    {
-        double d = x.get_d();
-        if (mpq_class(d) < x) {
-            d = std::nextafter(d, std::numeric_limits<double>::infinity());
-        }
-        return d;
-    }
 } // namespace
 
 template <class Terms> ExactOutcome exact_ccd(const QueryMotion& motion, double t_max, double tolerance)
 {
-    const QueryPoints<mpq_class, 1> x = exact_points(motion);
-    const RationalPoly coplanarity = to_rational(Terms::coplanarity(x));
+    const QueryPoints<mpz_class, 1> x = exact_points(motion);
+    const IntegerPoly coplanarity = to_integer_poly(Terms::coplanarity(x));
     const ContactTest<Terms> test(x);
-    const mpq_class end(t_max);
-    const mpq_class zero(0);
+    const Dyadic end = Dyadic::from_double(t_max);
+    const Dyadic zero;
 
     std::vector<AlgebraicNumber> contacts;
     if (!coplanarity.is_zero()) {
@@ -123,8 +124,8 @@ template <class Terms> ExactOutcome exact_ccd(const QueryMotion& motion, double 
             }
         }
     } else {
-        std::vector<AlgebraicNumber> candidates { { RationalPoly(), zero, zero }, { RationalPoly(), end, end } };
-        for (const RationalPoly* p : test.polynomials()) {
+        std::vector<AlgebraicNumber> candidates { { IntegerPoly(), zero, zero }, { IntegerPoly(), end, end } };
+        for (const IntegerPoly* p : test.polynomials()) {
             if (!p->is_zero()) {
                 for (AlgebraicNumber& root : exact::real_roots(*p, zero, end)) {
                     candidates.push_back(std::move(root));
@@ -142,14 +143,19 @@ template <class Terms> ExactOutcome exact_ccd(const QueryMotion& motion, double 
     }
     // The earliest contact t* lies in [min lower, min upper] (it is >= its own lower bound and <= every upper
     // bound), and that interval is no wider than the candidates' own intervals.
-    const mpq_class width = mpq_class(tolerance) / 2;
-    mpq_class lower = end, upper = end;
+    Dyadic width = Dyadic::from_double(tolerance);
+    ++width.shift; // tolerance / 2, exactly: outward rounding to doubles may then add an ulp on each side
+    Dyadic lower = end, upper = end;
     for (AlgebraicNumber& c : contacts) {
         c.refine(width);
-        lower = std::min(lower, c.lower);
-        upper = std::min(upper, c.upper);
+        if (compare(c.lower, lower) < 0) {
+            lower = c.lower;
+        }
+        if (compare(c.upper, upper) < 0) {
+            upper = c.upper;
+        }
     }
-    return { true, sgn(upper) == 0, round_down(lower), round_up(upper) };
+    return { true, sgn(upper.num) == 0, lower.round_down(), upper.round_up() };
 }
 
 template ExactOutcome exact_ccd<VertexFaceTerms>(const QueryMotion&, double, double);

@@ -14,8 +14,11 @@
 #include "oracle/linear_ccd_oracle.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -172,8 +175,9 @@ Poly square_free(const Poly& p)
     return degree(g) >= 1 ? monic(quotient(p, g)) : monic(p);
 }
 
-/// Sturm chain of a square-free s with deg s >= 1. Members are rescaled by positive factors
-/// (leading coefficient +-1), which leaves every sign, and hence every count, unchanged.
+/// Sturm chain (s, s', -rem, ...) of s with deg s >= 1; its last member is gcd(s, s') up to a
+/// constant, so it is a valid Sturm chain when that is constant (s square-free). Members are
+/// rescaled by positive factors (leading coefficient +-1), which leaves every count unchanged.
 std::vector<Poly> sturm_chain(const Poly& s)
 {
     std::vector<Poly> chain { s, derivative(s) };
@@ -233,6 +237,15 @@ bool sign_on_interval(const Poly& g, const mpq_class& lo, const mpq_class& hi, i
         return true;
     }
     return false;
+}
+
+/// Exponent of the lowest set bit of a finite nonzero double: |x| = odd * 2^result.
+int lowest_bit_exponent(double x)
+{
+    int e = 0;
+    const double m = std::frexp(std::abs(x), &e); // |x| = m 2^e, m in [0.5, 1)
+    const auto mantissa = static_cast<std::uint64_t>(std::ldexp(m, 53)); // exact, subnormals too
+    return e - 53 + std::countr_zero(mantissa);
 }
 
 /// Index of a point in a query (vertex-face: p, a, b, c; edge-edge: ea0, ea1, eb0, eb1).
@@ -476,28 +489,81 @@ void isolate(
     isolate(s, chain, mid, hi, s_mid, s_hi, v_mid, v_hi, n_right, out);
 }
 
-/// The distinct real roots of a nonzero p in the closed [lo, hi], increasing.
-std::vector<AlgebraicNumber> real_roots(const Poly& p, const mpq_class& lo, const mpq_class& hi)
+/// True when the Bernstein coefficients of p on [0, end] all have the same strict sign. Then p
+/// has no root there: on [0, end] it is a combination of them with nonnegative weights that
+/// sum to one. A cheap exact test that settles most root-free intervals without Sturm chains.
+bool no_root_by_bernstein(const Poly& p, const mpq_class& end)
+{
+    const std::size_t n = p.size() - 1;
+    // a_i end^i are the coefficients in s = t / end; b_k = sum_i C(k,i) / C(n,i) a_i end^i.
+    Poly a = p;
+    mpq_class power = 1;
+    for (std::size_t i = 1; i <= n; ++i) {
+        power *= end;
+        a[i] *= power;
+    }
+    auto binomial = [](std::size_t m, std::size_t r) {
+        unsigned long b = 1;
+        for (std::size_t j = 1; j <= r; ++j) {
+            b = b * static_cast<unsigned long>(m - r + j) / static_cast<unsigned long>(j);
+        }
+        return b;
+    };
+    int first = 0;
+    for (std::size_t k = 0; k <= n; ++k) {
+        mpq_class b = 0;
+        for (std::size_t i = 0; i <= k; ++i) {
+            b += a[i] * mpq_class(binomial(k, i), binomial(n, i));
+        }
+        const int s = sgn(b);
+        if (s == 0 || (k > 0 && s != first)) {
+            return false;
+        }
+        first = s;
+    }
+    return true;
+}
+
+/// The distinct real roots of a nonzero p in the closed [0, end], increasing.
+std::vector<AlgebraicNumber> real_roots(const Poly& p, const mpq_class& end)
 {
     std::vector<AlgebraicNumber> out;
+    const mpq_class lo = 0;
+    const mpq_class& hi = end;
     if (degree(p) < 1) {
         return out;
     }
-    const Poly s = square_free(p);
     if (lo == hi) {
-        if (sign_at(s, lo) == 0) {
+        if (sgn(p[0]) == 0) {
             out.emplace_back(lo);
         }
         return out;
     }
-    if (degree(s) == 1) {
-        mpq_class root = -s[0] / s[1];
+    if (degree(p) == 1) {
+        mpq_class root = -p[0] / p[1];
         if (lo <= root && root <= hi) {
             out.emplace_back(std::move(root));
         }
         return out;
     }
-    const std::vector<Poly> chain = sturm_chain(s);
+    if (no_root_by_bernstein(p, end)) {
+        return out;
+    }
+    // The Euclidean remainders of (p, p') end with gcd(p, p'): when it is constant p is already
+    // square-free and its chain is the Sturm chain; otherwise redo it for p / gcd.
+    Poly s = p;
+    std::vector<Poly> chain = sturm_chain(s);
+    if (degree(chain.back()) >= 1) {
+        s = monic(quotient(p, chain.back()));
+        if (degree(s) == 1) {
+            mpq_class root = -s[0] / s[1];
+            if (lo <= root && root <= hi) {
+                out.emplace_back(std::move(root));
+            }
+            return out;
+        }
+        chain = sturm_chain(s);
+    }
     const int s_lo = sign_at(s, lo);
     const int s_hi = sign_at(s, hi);
     const int v_lo = sign_variations(chain, lo);
@@ -537,15 +603,34 @@ public:
     Query(QueryKind kind, const std::array<Eigen::Vector3d, 8>& x)
         : kind_(kind)
     {
-        for (std::size_t i = 0; i < 4; ++i) {
-            for (Eigen::Index k = 0; k < 3; ++k) {
-                const double x0 = x[i][k];
-                const double x1 = x[i + 4][k];
-                if (!std::isfinite(x0) || !std::isfinite(x1)) {
+        // Scale space by 2^shift so that every coordinate becomes an integer: a similarity
+        // changes no contact, and integer coefficients keep the rational arithmetic cheap.
+        int lowest = std::numeric_limits<int>::max();
+        for (const auto& point : x) {
+            for (const double xk : point) {
+                if (!std::isfinite(xk)) {
                     throw std::invalid_argument("ccdkit::oracle: non-finite coordinate");
                 }
-                // x(t) = x0 + t (x1 - x0), exactly: doubles convert to rationals without error.
-                Poly p { mpq_class(x0), mpq_class(x1) - mpq_class(x0) };
+                if (xk != 0) {
+                    lowest = std::min(lowest, lowest_bit_exponent(xk));
+                }
+            }
+        }
+        const int shift = lowest == std::numeric_limits<int>::max() ? 0 : -lowest;
+        auto scaled = [shift](double xk) {
+            mpq_class r(xk); // exact
+            if (shift >= 0) {
+                mpq_mul_2exp(r.get_mpq_t(), r.get_mpq_t(), static_cast<mp_bitcnt_t>(shift));
+            } else {
+                mpq_div_2exp(r.get_mpq_t(), r.get_mpq_t(), static_cast<mp_bitcnt_t>(-shift));
+            }
+            return r;
+        };
+        for (std::size_t i = 0; i < 4; ++i) {
+            for (Eigen::Index k = 0; k < 3; ++k) {
+                // x(t) = x0 + t (x1 - x0), exactly.
+                const mpq_class x0 = scaled(x[i][k]);
+                Poly p { x0, mpq_class(scaled(x[i + 4][k]) - x0) };
                 trim(p);
                 pos_[i][static_cast<std::size_t>(k)] = std::move(p);
             }
@@ -722,7 +807,7 @@ OracleResult solve(QueryKind kind, const std::array<Eigen::Vector3d, 8>& x, doub
     const Poly c = query.coplanarity();
     if (!c.empty()) {
         // Contact needs coplanarity: only the roots of c can be contact times.
-        for (auto& root : real_roots(c, mpq_class(0), end)) {
+        for (auto& root : real_roots(c, end)) {
             if (query.contact_at(root)) {
                 return make_hit(std::move(root));
             }
@@ -738,7 +823,7 @@ OracleResult solve(QueryKind kind, const std::array<Eigen::Vector3d, 8>& x, doub
     }
     std::vector<AlgebraicNumber> candidates;
     for (const auto& p : query.predicate_polys()) {
-        for (auto& root : real_roots(p, mpq_class(0), end)) {
+        for (auto& root : real_roots(p, end)) {
             if (root.compare(mpq_class(0)) > 0) {
                 candidates.push_back(std::move(root));
             }

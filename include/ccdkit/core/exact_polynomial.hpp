@@ -1,75 +1,101 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+// Exact real-root arithmetic for the small univariate polynomials of CCD: integer coefficients (the inputs,
+// doubles, are scaled to integers by a common power of two), evaluation points that are dyadic rationals
+// (n / 2^k: the ends of [0, t_max] and every bisection point), and divisions replaced by pseudo-divisions
+// with positive or tracked-sign multipliers, so that no rational arithmetic (and no gcd of every
+// intermediate number) is ever needed.
+
 #include <gmpxx.h>
 
 #include <vector>
 
 namespace ccdkit::exact {
 
-/// A polynomial with rational coefficients in the power basis, c[i] t^i, kept trimmed: no trailing zero
+/// The dyadic rational num / 2^shift.
+struct Dyadic {
+    mpz_class num;
+    unsigned long shift = 0;
+
+    Dyadic() = default;
+    Dyadic(mpz_class n, unsigned long k = 0);
+    /// Exactly the value of a finite double in [0, +inf) whose binary exponent is <= 0 or an integer.
+    static Dyadic from_double(double x);
+
+    [[nodiscard]] mpq_class to_rational() const;
+    /// Largest double <= this, smallest double >= this.
+    [[nodiscard]] double round_down() const;
+    [[nodiscard]] double round_up() const;
+};
+[[nodiscard]] int compare(const Dyadic& a, const Dyadic& b);
+[[nodiscard]] Dyadic midpoint(const Dyadic& a, const Dyadic& b);
+[[nodiscard]] Dyadic difference(const Dyadic& a, const Dyadic& b);
+
+/// A polynomial with integer coefficients in the power basis, c[i] t^i, kept trimmed: no trailing zero
 /// coefficients, so the zero polynomial has no coefficients and degree -1.
-class RationalPoly {
+class IntegerPoly {
 public:
-    RationalPoly() = default;
-    explicit RationalPoly(std::vector<mpq_class> coefficients);
+    IntegerPoly() = default;
+    explicit IntegerPoly(std::vector<mpz_class> coefficients);
 
     [[nodiscard]] int degree() const { return static_cast<int>(c_.size()) - 1; }
     [[nodiscard]] bool is_zero() const { return c_.empty(); }
-    [[nodiscard]] const std::vector<mpq_class>& coefficients() const { return c_; }
-    [[nodiscard]] const mpq_class& leading() const { return c_.back(); }
+    [[nodiscard]] const std::vector<mpz_class>& coefficients() const { return c_; }
+    [[nodiscard]] const mpz_class& leading() const { return c_.back(); }
 
-    [[nodiscard]] mpq_class operator()(const mpq_class& t) const;
     /// Sign (-1, 0, +1) of the value at t.
-    [[nodiscard]] int sign_at(const mpq_class& t) const;
-    [[nodiscard]] RationalPoly derivative() const;
-    /// The same polynomial scaled to leading coefficient 1 (zero stays zero).
-    [[nodiscard]] RationalPoly monic() const;
+    [[nodiscard]] int sign_at(const Dyadic& t) const;
+    [[nodiscard]] IntegerPoly derivative() const;
+    /// Divided by the gcd of its coefficients (a positive number: signs are kept).
+    [[nodiscard]] IntegerPoly primitive_part() const;
 
 private:
-    std::vector<mpq_class> c_;
+    std::vector<mpz_class> c_;
 };
 
-/// Quotient and remainder of a / b; b must not be zero.
-struct DivisionResult {
-    RationalPoly quotient, remainder;
+/// Pseudo-division: lc(b)^k a = quotient b + remainder, deg remainder < deg b; `multiplier_sign` is the sign
+/// of lc(b)^k. b must not be zero.
+struct PseudoDivision {
+    IntegerPoly quotient, remainder;
+    int multiplier_sign = 1;
 };
-[[nodiscard]] DivisionResult divide(const RationalPoly& a, const RationalPoly& b);
-/// Monic greatest common divisor (zero only when both are zero).
-[[nodiscard]] RationalPoly gcd(RationalPoly a, RationalPoly b);
-/// p / gcd(p, p'): the same real roots, each simple.
-[[nodiscard]] RationalPoly square_free_part(const RationalPoly& p);
+[[nodiscard]] PseudoDivision pseudo_divide(const IntegerPoly& a, const IntegerPoly& b);
+/// A greatest common divisor, primitive (zero only when both are zero); its sign is unspecified.
+[[nodiscard]] IntegerPoly gcd(IntegerPoly a, IntegerPoly b);
+/// A polynomial with the same real roots as p, each simple (p / gcd(p, p'), up to a constant factor).
+[[nodiscard]] IntegerPoly square_free_part(const IntegerPoly& p);
 
 /// Sturm sequence of a square-free polynomial: counts its distinct real roots in a half-open interval.
 class SturmSequence {
 public:
-    explicit SturmSequence(const RationalPoly& square_free);
+    explicit SturmSequence(const IntegerPoly& square_free);
     /// Number of distinct real roots in (lower, upper], lower < upper.
-    [[nodiscard]] int count_roots(const mpq_class& lower, const mpq_class& upper) const;
+    [[nodiscard]] int count_roots(const Dyadic& lower, const Dyadic& upper) const;
 
 private:
-    [[nodiscard]] int sign_changes(const mpq_class& t) const;
-    std::vector<RationalPoly> sequence_;
+    [[nodiscard]] int sign_changes(const Dyadic& t) const;
+    std::vector<IntegerPoly> sequence_;
 };
 
 /// A real algebraic number: the only root of the square-free polynomial `q` in the open interval
-/// (lower, upper), where q(lower) and q(upper) have opposite signs; or, when lower == upper, that rational.
+/// (lower, upper), where q(lower) and q(upper) have opposite signs; or, when lower == upper, that dyadic.
 struct AlgebraicNumber {
-    RationalPoly q;
-    mpq_class lower, upper;
+    IntegerPoly q;
+    Dyadic lower, upper;
 
-    [[nodiscard]] bool is_rational() const { return lower == upper; }
+    [[nodiscard]] bool is_dyadic() const { return compare(lower, upper) == 0; }
     /// Halves the isolating interval (or lands on the root exactly).
     void bisect();
     /// Bisects until upper - lower <= width.
-    void refine(const mpq_class& width);
+    void refine(const Dyadic& width);
 };
 
 /// The distinct real roots of p (not the zero polynomial) in [lower, upper], in increasing order.
 [[nodiscard]] std::vector<AlgebraicNumber>
-real_roots(const RationalPoly& p, const mpq_class& lower, const mpq_class& upper);
+real_roots(const IntegerPoly& p, const Dyadic& lower, const Dyadic& upper);
 
 /// Exact sign (-1, 0, +1) of g at the algebraic number alpha; may refine alpha's interval.
-[[nodiscard]] int sign_at(const RationalPoly& g, AlgebraicNumber& alpha);
+[[nodiscard]] int sign_at(const IntegerPoly& g, AlgebraicNumber& alpha);
 
 } // namespace ccdkit::exact
