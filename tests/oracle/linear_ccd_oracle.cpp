@@ -30,15 +30,18 @@ namespace {
 
 /// Polynomial in t, coefficients in increasing degree; no trailing zeros (zero polynomial: empty).
 using Poly = std::vector<mpq_class>;
+/// Same with integer coefficients: the query's own polynomials, once space is scaled to integers
+/// (integer arithmetic skips the gcd that every rational operation pays for).
+using IntPoly = std::vector<mpz_class>;
 
-void trim(Poly& p)
+template <class T> void trim(std::vector<T>& p)
 {
     while (!p.empty() && sgn(p.back()) == 0) {
         p.pop_back();
     }
 }
 
-int degree(const Poly& p) { return static_cast<int>(p.size()) - 1; }
+template <class T> int degree(const std::vector<T>& p) { return static_cast<int>(p.size()) - 1; }
 
 mpq_class eval(const Poly& p, const mpq_class& x)
 {
@@ -52,9 +55,9 @@ mpq_class eval(const Poly& p, const mpq_class& x)
 
 int sign_at(const Poly& p, const mpq_class& x) { return sgn(eval(p, x)); }
 
-Poly sub(const Poly& a, const Poly& b)
+template <class T> std::vector<T> sub(const std::vector<T>& a, const std::vector<T>& b)
 {
-    Poly r(std::max(a.size(), b.size()));
+    std::vector<T> r(std::max(a.size(), b.size()));
     for (std::size_t i = 0; i < r.size(); ++i) {
         if (i < a.size()) {
             r[i] = a[i];
@@ -67,9 +70,9 @@ Poly sub(const Poly& a, const Poly& b)
     return r;
 }
 
-Poly add(const Poly& a, const Poly& b)
+template <class T> std::vector<T> add(const std::vector<T>& a, const std::vector<T>& b)
 {
-    Poly r(std::max(a.size(), b.size()));
+    std::vector<T> r(std::max(a.size(), b.size()));
     for (std::size_t i = 0; i < r.size(); ++i) {
         if (i < a.size()) {
             r[i] = a[i];
@@ -82,20 +85,22 @@ Poly add(const Poly& a, const Poly& b)
     return r;
 }
 
-Poly mul(const Poly& a, const Poly& b)
+template <class T> std::vector<T> mul(const std::vector<T>& a, const std::vector<T>& b)
 {
     if (a.empty() || b.empty()) {
         return {};
     }
-    Poly r(a.size() + b.size() - 1);
+    std::vector<T> r(a.size() + b.size() - 1);
     for (std::size_t i = 0; i < a.size(); ++i) {
         for (std::size_t j = 0; j < b.size(); ++j) {
             r[i + j] += a[i] * b[j];
         }
     }
-    trim(r); // rationals have no zero divisors, but keep the invariant explicit
+    trim(r); // no zero divisors, but keep the invariant explicit
     return r;
 }
+
+Poly to_rational(const IntPoly& p) { return Poly(p.begin(), p.end()); }
 
 Poly derivative(const Poly& p)
 {
@@ -624,13 +629,13 @@ public:
             } else {
                 mpq_div_2exp(r.get_mpq_t(), r.get_mpq_t(), static_cast<mp_bitcnt_t>(-shift));
             }
-            return r;
+            return mpz_class(r.get_num()); // the denominator is 1 by the choice of shift
         };
         for (std::size_t i = 0; i < 4; ++i) {
             for (Eigen::Index k = 0; k < 3; ++k) {
                 // x(t) = x0 + t (x1 - x0), exactly.
-                const mpq_class x0 = scaled(x[i][k]);
-                Poly p { x0, mpq_class(scaled(x[i + 4][k]) - x0) };
+                const mpz_class x0 = scaled(x[i][k]);
+                IntPoly p { x0, mpz_class(scaled(x[i + 4][k]) - x0) };
                 trim(p);
                 pos_[i][static_cast<std::size_t>(k)] = std::move(p);
             }
@@ -640,20 +645,20 @@ public:
     /// det[x1 - x0, x2 - x0, x3 - x0] (vertex-face: a - p, b - p, c - p), degree <= 3.
     Poly coplanarity() const
     {
-        std::array<std::array<Poly, 3>, 3> e;
+        std::array<std::array<IntPoly, 3>, 3> e;
         for (std::size_t r = 0; r < 3; ++r) {
             for (std::size_t k = 0; k < 3; ++k) {
                 e[r][k] = sub(pos_[r + 1][k], pos_[0][k]);
             }
         }
-        Poly det;
+        IntPoly det;
         for (std::size_t k = 0; k < 3; ++k) {
             const std::size_t k1 = (k + 1) % 3;
             const std::size_t k2 = (k + 2) % 3;
-            const Poly cross_k = sub(mul(e[1][k1], e[2][k2]), mul(e[1][k2], e[2][k1]));
+            const IntPoly cross_k = sub(mul(e[1][k1], e[2][k2]), mul(e[1][k2], e[2][k1]));
             det = add(det, mul(e[0][k], cross_k));
         }
-        return det;
+        return to_rational(det);
     }
 
     /// Whether the (coplanar) configuration at time t is in contact: in every axis-aligned
@@ -715,11 +720,11 @@ private:
             const auto& pi = pos_[static_cast<std::size_t>(tri[0])];
             const auto& pj = pos_[static_cast<std::size_t>(tri[1])];
             const auto& pk = pos_[static_cast<std::size_t>(tri[2])];
-            const Poly ju = sub(pj[u], pi[u]);
-            const Poly jv = sub(pj[v], pi[v]);
-            const Poly ku = sub(pk[u], pi[u]);
-            const Poly kv = sub(pk[v], pi[v]);
-            cached = sub(mul(ju, kv), mul(jv, ku));
+            const IntPoly ju = sub(pj[u], pi[u]);
+            const IntPoly jv = sub(pj[v], pi[v]);
+            const IntPoly ku = sub(pk[u], pi[u]);
+            const IntPoly kv = sub(pk[v], pi[v]);
+            cached = to_rational(sub(mul(ju, kv), mul(jv, ku)));
             cached_[drop * 4 + slot] = true;
         }
         return cached;
@@ -728,7 +733,7 @@ private:
     /// x_i - x_j along one axis (degree <= 1).
     Poly difference(PointIndex i, PointIndex j, std::size_t axis) const
     {
-        return sub(pos_[static_cast<std::size_t>(i)][axis], pos_[static_cast<std::size_t>(j)][axis]);
+        return to_rational(sub(pos_[static_cast<std::size_t>(i)][axis], pos_[static_cast<std::size_t>(j)][axis]));
     }
 
     /// Whether x_i lies in the coordinate box of x_j, x_k in the projection dropping `drop`.
@@ -783,7 +788,7 @@ private:
     }
 
     QueryKind kind_;
-    std::array<std::array<Poly, 3>, 4> pos_; ///< pos_[point][axis](t), degree <= 1
+    std::array<std::array<IntPoly, 3>, 4> pos_; ///< pos_[point][axis](t), scaled, degree <= 1
     std::array<Poly, 12> orient_cache_;
     std::array<bool, 12> cached_ {};
 };

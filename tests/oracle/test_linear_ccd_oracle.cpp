@@ -222,6 +222,54 @@ TEST(OracleVertexFace, IrrationalContactTime)
     EXPECT_TRUE(vertex_face(x, above).hit);
 }
 
+TEST(OracleVertexFace, CompareIrrationalContactTimes)
+{
+    // As above with p = (1, 3t, 1/4 + 3t/4): coplanar iff 3t^2 - 1 = 0, t* = 1/sqrt(3).
+    const auto r2 = vertex_face(moving(
+        { Vec(1, 0, 0.25), A, B, Vec(0, 4, 1) }, { Vec(1, 2, 0.75), A, B, Vec(0, 4, 2) }));
+    const auto r3 = vertex_face(moving(
+        { Vec(1, 0, 0.25), A, B, Vec(0, 4, 1) }, { Vec(1, 3, 1.0), A, B, Vec(0, 4, 2) }));
+    // 1/sqrt(2) again, from a scaled and shifted copy: another defining polynomial.
+    const Vec s(3, -5, 7);
+    const auto r2b = vertex_face(moving(
+        { 0.5 * Vec(1, 0, 0.25) + s, 0.5 * A + s, 0.5 * B + s, 0.5 * Vec(0, 4, 1) + s },
+        { 0.5 * Vec(1, 2, 0.75) + s, 0.5 * A + s, 0.5 * B + s, 0.5 * Vec(0, 4, 2) + s }));
+    ASSERT_TRUE(r2.hit && r3.hit && r2b.hit);
+    // Compare first, while the isolating intervals are still wide and may overlap.
+    EXPECT_EQ(r2.earliest->compare(*r3.earliest), 1);
+    EXPECT_EQ(r3.earliest->compare(*r2.earliest), -1);
+    EXPECT_EQ(r2.earliest->compare(*r2.earliest), 0);
+    EXPECT_EQ(r2.earliest->compare(*r2b.earliest), 0) << r2.earliest->to_string() << " vs " << r2b.earliest->to_string();
+    EXPECT_EQ(r2b.earliest->compare(*r2.earliest), 0);
+    EXPECT_FALSE(r3.earliest->is_rational());
+    EXPECT_NEAR(r3.earliest->approx(), 0.57735026918962576451, 1e-15);
+}
+
+TEST(OracleVertexFace, CoplanarIrrationalContactTime)
+{
+    // All in one plane; c = (4t - 2, 4) swings the side ac over p = (-3/4 + 5t/4, 1 - t/2):
+    // orient(c, a, p) = 2t^2 - 1, so p enters through side ac at t* = 1/sqrt(2).
+    const Vec c_t0(-2, 4, 0);
+    const Vec c_t1(2, 4, 0);
+    const Vec p_t0(-0.75, 1, 0);
+    const Vec p_t1(0.5, 0.5, 0);
+    const double below = 0.70710678118654746;
+    const double above = 0.70710678118654757;
+    for (int tilted = 0; tilted < 2; ++tilted) {
+        SCOPED_TRACE(tilted);
+        // (x, y) -> x e1 + y e2, exact for these coordinates.
+        const Vec e1 = tilted ? Vec(1, 2, -1) : Vec(1, 0, 0);
+        const Vec e2 = tilted ? Vec(0, 1, 3) : Vec(0, 1, 0);
+        auto map = [&](const Vec& q) { return Vec(q.x() * e1 + q.y() * e2); };
+        const auto r = vertex_face(moving(
+            { map(p_t0), map(A), map(B), map(c_t0) }, { map(p_t1), map(A), map(B), map(c_t1) }));
+        ASSERT_TRUE(r.hit);
+        EXPECT_FALSE(r.earliest->is_rational()) << r.earliest->to_string();
+        EXPECT_EQ(r.earliest->compare(below), 1) << r.earliest->to_string();
+        EXPECT_EQ(r.earliest->compare(above), -1) << r.earliest->to_string();
+    }
+}
+
 TEST(OracleVertexFace, TMaxCutsOffContact)
 {
     const Points x = moving({ Vec(1, 1, 1), A, B, C }, { Vec(1, 1, -1), A, B, C });

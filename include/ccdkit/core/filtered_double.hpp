@@ -6,32 +6,41 @@
 
 namespace ccdkit {
 
-/// A double together with a proven bound on its absolute error: the exact real value of the expression that
-/// produced it lies in [value - error, value + error] (running forward error analysis).
+/// A double that knows how far it can be from the exact value of the expression that produced it
+/// (a semi-static filter, after Meyer & Pion's FPG and Shewchuk's predicates).
 ///
-/// Each operation adds the rounding error of its own result (at most u |result| in round-to-nearest, plus the
-/// smallest subnormal for products, which covers underflow) to the propagated input errors. The error terms are
-/// themselves rounded, so each new bound is inflated by a few units of round-off to stay an upper bound. An
-/// overflow makes value or error infinite or NaN, and `sign()` then answers "unknown".
+/// Alongside the value it carries the magnitude: the same expression evaluated on |inputs| with every
+/// subtraction turned into an addition. If the expression has depth d (rounded operations on the longest
+/// path from an input to the result), the standard forward error analysis gives
+/// |value - exact| <= gamma_d * exact_magnitude <= 1.01 d u * magnitude, u = 2^-53, for d well below 1/u.
+/// An input may itself be the rounded result of one operation on exact numbers (a difference of
+/// coordinates, say): that rounding counts as one more level of depth.
+/// `sign()` assumes d <= MAX_DEPTH and adds an absolute term that covers underflow, which is valid when
+/// every input has |x| <= 4 and intermediate magnitudes stay below 2^64 (ccdkit scales each query by a
+/// power of two, exactly, before filtering). Overflow or NaN makes the sign unknown.
 /// Requires round-to-nearest and no FMA contraction (ccdkit builds with -ffp-contract=off).
 struct FilteredDouble {
     double value = 0.0;
-    double error = 0.0;
+    double magnitude = 0.0;
 
+    static constexpr int MAX_DEPTH = 60;
     static constexpr double UNIT_ROUNDOFF = std::numeric_limits<double>::epsilon() / 2;
-    /// Covers the rounding of the few operations that compute each error bound.
-    static constexpr double INFLATE = 1.0 + 8 * UNIT_ROUNDOFF;
+    static constexpr double RELATIVE_BOUND = 1.01 * MAX_DEPTH * UNIT_ROUNDOFF;
+    /// Covers every underflow of a product, times the largest magnitude it can be multiplied by later.
+    static constexpr double ABSOLUTE_BOUND = 0x1p-1000;
 
     constexpr FilteredDouble() = default;
-    /// An exactly known value.
-    constexpr FilteredDouble(double exact) : value(exact) { } // NOLINT: implicit by design
-    constexpr FilteredDouble(double v, double e) : value(v), error(e) { }
+    /// An input, exact by definition.
+    constexpr FilteredDouble(double exact) : value(exact), magnitude(exact < 0 ? -exact : exact) { } // NOLINT
+
+    /// Upper bound of |value - exact|.
+    [[nodiscard]] double error_bound() const { return RELATIVE_BOUND * magnitude + ABSOLUTE_BOUND; }
 
     /// +1 or -1 when the sign of the exact value is certain, 0 when it is not (the value may be zero).
     [[nodiscard]] int sign() const
     {
         // `!(x > y)` is also true for NaN, so overflowed values end up as "unknown".
-        if (!(std::abs(value) > error)) {
+        if (!(std::abs(value) > error_bound()) || !(magnitude < std::numeric_limits<double>::infinity())) {
             return 0;
         }
         return value > 0 ? 1 : -1;
@@ -40,26 +49,26 @@ struct FilteredDouble {
 
 inline FilteredDouble operator+(const FilteredDouble& a, const FilteredDouble& b)
 {
-    const double s = a.value + b.value;
-    return { s, (a.error + b.error + FilteredDouble::UNIT_ROUNDOFF * std::abs(s)) * FilteredDouble::INFLATE };
+    FilteredDouble r;
+    r.value = a.value + b.value;
+    r.magnitude = a.magnitude + b.magnitude;
+    return r;
 }
 
 inline FilteredDouble operator-(const FilteredDouble& a, const FilteredDouble& b)
 {
-    const double s = a.value - b.value;
-    return { s, (a.error + b.error + FilteredDouble::UNIT_ROUNDOFF * std::abs(s)) * FilteredDouble::INFLATE };
+    FilteredDouble r;
+    r.value = a.value - b.value;
+    r.magnitude = a.magnitude + b.magnitude;
+    return r;
 }
-
-inline FilteredDouble operator-(const FilteredDouble& a) { return { -a.value, a.error }; }
 
 inline FilteredDouble operator*(const FilteredDouble& a, const FilteredDouble& b)
 {
-    constexpr double SMALLEST_SUBNORMAL = std::numeric_limits<double>::denorm_min();
-    const double p = a.value * b.value;
-    const double propagated = std::abs(a.value) * b.error + std::abs(b.value) * a.error + a.error * b.error;
-    return { p,
-             (propagated + FilteredDouble::UNIT_ROUNDOFF * std::abs(p) + SMALLEST_SUBNORMAL)
-                 * FilteredDouble::INFLATE };
+    FilteredDouble r;
+    r.value = a.value * b.value;
+    r.magnitude = a.magnitude * b.magnitude;
+    return r;
 }
 
 inline FilteredDouble& operator+=(FilteredDouble& a, const FilteredDouble& b) { return a = a + b; }

@@ -65,9 +65,18 @@ inline constexpr double SPLIT = 63.0 / 128.0;
 
 template <class Terms, class T> class BernsteinFilter {
 public:
+    /// Every contact polynomial depends on differences of the points only, so the filter works on the
+    /// positions relative to point 0: one rounding each, and error bounds that scale with the (often much
+    /// smaller) distances between the points instead of their distance from the origin.
     BernsteinFilter(const QueryMotion& motion, double tolerance, int max_depth)
-        : motion_(motion), tolerance_(tolerance), max_depth_(max_depth)
+        : tolerance_(tolerance), max_depth_(max_depth)
     {
+        for (int i = 0; i < 4; ++i) {
+            for (int k = 0; k < 3; ++k) {
+                start_[i][k] = motion.start[i][k] - motion.start[0][k];
+                end_[i][k] = motion.end[i][k] - motion.end[0][k];
+            }
+        }
     }
 
     [[nodiscard]] FilterOutcome run(double t_max) { return classify_interval(0.0, t_max, 0); }
@@ -87,8 +96,8 @@ private:
 
     [[nodiscard]] std::array<T, 3> position(int i, double t) const
     {
-        const Eigen::Vector3d& a = motion_.start[i];
-        const Eigen::Vector3d& b = motion_.end[i];
+        const auto& a = start_[i];
+        const auto& b = end_[i];
         if (t == 0.0) {
             return { T(a[0]), T(a[1]), T(a[2]) };
         }
@@ -156,7 +165,7 @@ private:
         return { FilterVerdict::CONTACT, l, r };
     }
 
-    const QueryMotion& motion_;
+    std::array<std::array<double, 3>, 4> start_, end_; ///< positions relative to point 0
     double tolerance_;
     int max_depth_;
 };

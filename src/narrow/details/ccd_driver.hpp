@@ -11,6 +11,7 @@
 #include <ccdkit/narrow/ccd_types.hpp>
 
 #include <cmath>
+#include <optional>
 
 namespace ccdkit::details {
 
@@ -43,10 +44,11 @@ template <class Terms, class ContactData>
         contact_data(motion, upper, result);
     };
 
+    const std::optional<QueryMotion> unit = motion.scaled_to_unit();
     if (options.method == CcdMethod::BSC_FLOAT) {
         result.decided_by = DecidedBy::FLOAT;
-        const FilterOutcome f
-            = BernsteinFilter<Terms, double>(motion, options.tolerance, FLOAT_MAX_DEPTH).run(options.t_max);
+        const FilterOutcome f = BernsteinFilter<Terms, double>(unit ? *unit : motion, options.tolerance, FLOAT_MAX_DEPTH)
+                                    .run(options.t_max);
         // Floating point cannot tell a graze from a miss: undecided counts as contact (conservative).
         if (f.verdict != FilterVerdict::SEPARATED) {
             report_contact(f.toi_lower, f.toi_upper, f.toi_upper == 0.0);
@@ -54,8 +56,10 @@ template <class Terms, class ContactData>
         return result;
     }
 
-    const FilterOutcome f
-        = BernsteinFilter<Terms, FilteredDouble>(motion, options.tolerance, FILTER_MAX_DEPTH).run(options.t_max);
+    // The filter's error bounds hold for unit-scaled coordinates only.
+    const FilterOutcome f = unit
+        ? BernsteinFilter<Terms, FilteredDouble>(*unit, options.tolerance, FILTER_MAX_DEPTH).run(options.t_max)
+        : FilterOutcome {};
     if (f.verdict == FilterVerdict::SEPARATED) {
         return result;
     }

@@ -6,7 +6,11 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
+#include <optional>
 
 namespace ccdkit::details {
 
@@ -22,6 +26,41 @@ struct QueryMotion {
             }
         }
         return true;
+    }
+
+    /// The same motion scaled by a power of two (exactly, so every answer is unchanged) so that the largest
+    /// coordinate has magnitude in [1, 2), as the floating-point filters require. Nothing when that scaling
+    /// would not be exact (a nonzero coordinate would become subnormal) or all coordinates are zero.
+    [[nodiscard]] std::optional<QueryMotion> scaled_to_unit() const
+    {
+        double largest = 0.0, smallest = std::numeric_limits<double>::infinity();
+        for (int i = 0; i < 4; ++i) {
+            for (const auto* p : { &start[i], &end[i] }) {
+                for (int k = 0; k < 3; ++k) {
+                    const double a = std::abs((*p)[k]);
+                    largest = std::max(largest, a);
+                    if (a > 0.0) {
+                        smallest = std::min(smallest, a);
+                    }
+                }
+            }
+        }
+        if (largest == 0.0) {
+            return std::nullopt;
+        }
+        const int e = -std::ilogb(largest);
+        if (std::ldexp(smallest, e) < std::numeric_limits<double>::min()) {
+            return std::nullopt;
+        }
+        QueryMotion scaled = *this;
+        for (int i = 0; i < 4; ++i) {
+            for (auto* p : { &scaled.start[i], &scaled.end[i] }) {
+                for (int k = 0; k < 3; ++k) {
+                    (*p)[k] = std::ldexp((*p)[k], e);
+                }
+            }
+        }
+        return scaled;
     }
 
     /// Positions at time t, in floating point (for contact data only, never for decisions).

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// Google Benchmark of the primitive narrow-phase queries: typical hits and misses (decided by the filter),
+// exactly degenerate ones (decided by exact arithmetic), and the bundled example query files.
+#include <ccdkit/io/query_file.hpp>
+#include <ccdkit/narrow/edge_edge_ccd.hpp>
+#include <ccdkit/narrow/vertex_face_ccd.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+
+using namespace ccdkit;
+using V = Eigen::Vector3d;
+
+namespace {
+const VertexFaceMotion VF_HIT { V(0.25, 0.25, 1), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0),
+                                V(0.3, 0.2, -1),  V(0, 0, 0), V(1, 0, 0), V(0, 1, 0) };
+const VertexFaceMotion VF_MISS { V(0.75, 0.75, 1), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0),
+                                 V(0.75, 0.75, -1), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0) };
+const VertexFaceMotion VF_ON_EDGE { V(0.5, 0.5, 1), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0),
+                                    V(0.5, 0.5, -1), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0) };
+const VertexFaceMotion VF_COPLANAR { V(1, 1, 0), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0),
+                                     V(0, 0, 0), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0) };
+const EdgeEdgeMotion EE_HIT { V(0, 0, 0), V(1, 0, 0), V(0.5, -1, 1),  V(0.5, 1, 1),
+                              V(0, 0, 0), V(1, 0, 0), V(0.4, -1, -3), V(0.6, 1, -3) };
+const EdgeEdgeMotion EE_MISS { V(0, 0, 0), V(1, 0, 0), V(1.5, -1, 1),  V(1.5, 1, 1),
+                               V(0, 0, 0), V(1, 0, 0), V(1.5, -1, -3), V(1.5, 1, -3) };
+const EdgeEdgeMotion EE_ENDPOINT { V(0, 0, 0), V(1, 0, 0), V(1, 1, 1), V(2, 2, 1),
+                                   V(0, 0, 0), V(1, 0, 0), V(1, 0, 0), V(2, 1, 0) };
+
+template <class Motion> void bench_query(benchmark::State& state, const Motion& motion, CcdMethod method)
+{
+    CcdOptions options;
+    options.method = method;
+    for (auto _ : state) {
+        if constexpr (std::is_same_v<Motion, VertexFaceMotion>) {
+            benchmark::DoNotOptimize(vertex_face_ccd(motion, options));
+        } else {
+            benchmark::DoNotOptimize(edge_edge_ccd(motion, options));
+        }
+    }
+}
+
+void bench_example_files(benchmark::State& state, CcdMethod method)
+{
+    const auto files = read_query_paths({ std::filesystem::path(CCDKIT_EXAMPLE_DIR) / "queries" });
+    CcdOptions options;
+    options.method = method;
+    std::size_t count = 0;
+    for (auto _ : state) {
+        for (const auto& f : files) {
+            for (const auto& q : f.queries) {
+                const auto& x = q.points;
+                if (q.kind == QueryKind::VERTEX_FACE) {
+                    benchmark::DoNotOptimize(vertex_face_ccd({ x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] }, options));
+                } else {
+                    benchmark::DoNotOptimize(edge_edge_ccd({ x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] }, options));
+                }
+                ++count;
+            }
+        }
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(count));
+}
+} // namespace
+
+BENCHMARK_CAPTURE(bench_query, vf_hit_exact, VF_HIT, CcdMethod::EXACT);
+BENCHMARK_CAPTURE(bench_query, vf_hit_float, VF_HIT, CcdMethod::BSC_FLOAT);
+BENCHMARK_CAPTURE(bench_query, vf_miss_exact, VF_MISS, CcdMethod::EXACT);
+BENCHMARK_CAPTURE(bench_query, vf_miss_float, VF_MISS, CcdMethod::BSC_FLOAT);
+BENCHMARK_CAPTURE(bench_query, vf_on_edge_exact, VF_ON_EDGE, CcdMethod::EXACT);
+BENCHMARK_CAPTURE(bench_query, vf_coplanar_exact, VF_COPLANAR, CcdMethod::EXACT);
+BENCHMARK_CAPTURE(bench_query, ee_hit_exact, EE_HIT, CcdMethod::EXACT);
+BENCHMARK_CAPTURE(bench_query, ee_hit_float, EE_HIT, CcdMethod::BSC_FLOAT);
+BENCHMARK_CAPTURE(bench_query, ee_miss_exact, EE_MISS, CcdMethod::EXACT);
+BENCHMARK_CAPTURE(bench_query, ee_miss_float, EE_MISS, CcdMethod::BSC_FLOAT);
+BENCHMARK_CAPTURE(bench_query, ee_endpoint_exact, EE_ENDPOINT, CcdMethod::EXACT);
+BENCHMARK_CAPTURE(bench_example_files, exact, CcdMethod::EXACT);
+BENCHMARK_CAPTURE(bench_example_files, float, CcdMethod::BSC_FLOAT);
+
+BENCHMARK_MAIN();
