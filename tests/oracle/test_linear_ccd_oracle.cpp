@@ -234,8 +234,15 @@ TEST(OracleVertexFace, CompareIrrationalContactTimes)
     const auto r2b = vertex_face(moving(
         { 0.5 * Vec(1, 0, 0.25) + s, 0.5 * A + s, 0.5 * B + s, 0.5 * Vec(0, 4, 1) + s },
         { 0.5 * Vec(1, 2, 0.75) + s, 0.5 * A + s, 0.5 * B + s, 0.5 * Vec(0, 4, 2) + s }));
-    ASSERT_TRUE(r2.hit && r3.hit && r2b.hit);
-    // Compare first, while the isolating intervals are still wide and may overlap.
+    // p = (1, 2t, 33/128 + t/2): 2t^2 - 33/32 = 0, t* = sqrt(33)/8 = 0.718..., near 1/sqrt(2).
+    const auto r33 = vertex_face(moving(
+        { Vec(1, 0, 0.2578125), A, B, Vec(0, 4, 1) }, { Vec(1, 2, 0.7578125), A, B, Vec(0, 4, 2) }));
+    ASSERT_TRUE(r2.hit && r3.hit && r2b.hit && r33.hit);
+    // Compare first, while the isolating intervals are still wide and overlap.
+    EXPECT_EQ(r2.earliest->compare(*r33.earliest), -1) << r2.earliest->to_string() << " vs " << r33.earliest->to_string();
+    EXPECT_EQ(r33.earliest->compare(*r2.earliest), 1);
+    EXPECT_EQ(r33.earliest->compare(0.71807033081725358), 1); // sqrt(33)/8 = 0.7180703308172536...
+    EXPECT_EQ(r33.earliest->compare(0.71807033081725369), -1);
     EXPECT_EQ(r2.earliest->compare(*r3.earliest), 1);
     EXPECT_EQ(r3.earliest->compare(*r2.earliest), -1);
     EXPECT_EQ(r2.earliest->compare(*r2.earliest), 0);
