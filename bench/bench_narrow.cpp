@@ -15,9 +15,9 @@ using V = Eigen::Vector3d;
 namespace {
 const VertexFaceMotion VF_HIT { V(0.25, 0.25, 1), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0),
                                 V(0.3, 0.2, -1),  V(0, 0, 0), V(1, 0, 0), V(0, 1, 0) };
-const VertexFaceMotion VF_MISS { V(0.75, 0.75, 1), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0),
+const VertexFaceMotion VF_MISS { V(0.75, 0.75, 1),  V(0, 0, 0), V(1, 0, 0), V(0, 1, 0),
                                  V(0.75, 0.75, -1), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0) };
-const VertexFaceMotion VF_ON_EDGE { V(0.5, 0.5, 1), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0),
+const VertexFaceMotion VF_ON_EDGE { V(0.5, 0.5, 1),  V(0, 0, 0), V(1, 0, 0), V(0, 1, 0),
                                     V(0.5, 0.5, -1), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0) };
 const VertexFaceMotion VF_COPLANAR { V(1, 1, 0), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0),
                                      V(0, 0, 0), V(0, 0, 0), V(1, 0, 0), V(0, 1, 0) };
@@ -52,9 +52,11 @@ void bench_example_files(benchmark::State& state, CcdMethod method)
             for (const auto& q : f.queries) {
                 const auto& x = q.points;
                 if (q.kind == QueryKind::VERTEX_FACE) {
-                    benchmark::DoNotOptimize(vertex_face_ccd({ x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] }, options));
+                    benchmark::DoNotOptimize(
+                        vertex_face_ccd({ x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] }, options));
                 } else {
-                    benchmark::DoNotOptimize(edge_edge_ccd({ x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] }, options));
+                    benchmark::DoNotOptimize(
+                        edge_edge_ccd({ x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] }, options));
                 }
                 ++count;
             }

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  build-essential cmake ninja-build ccache
+  build-essential cmake ninja-build ccache clang-format
   libeigen3-dev libgmp-dev libtbb-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libbenchmark-dev

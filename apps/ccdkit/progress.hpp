@@ -10,7 +10,10 @@ namespace ccdkit::cli {
 /// Progress on standard error for work that lasts over a second; silent for quick work.
 class Progress {
 public:
-    explicit Progress(std::string label) : label_(std::move(label)) { }
+    explicit Progress(std::string label)
+        : label_(std::move(label))
+    {
+    }
 
     void update(std::size_t done, std::size_t total)
     {

@@ -24,7 +24,7 @@ namespace {
     };
 
     const std::map<std::string, CcdMethod> METHODS { { "exact", CcdMethod::EXACT },
-                                                      { "bsc-float", CcdMethod::BSC_FLOAT } };
+                                                     { "bsc-float", CcdMethod::BSC_FLOAT } };
 
     const char* kind_name(QueryKind k) { return k == QueryKind::VERTEX_FACE ? "vf" : "ee"; }
 
@@ -34,8 +34,8 @@ namespace {
     {
         fmt::print("method {}\n", method);
         fmt::print(
-            "{:<48} {:>2} {:>7} {:>6} {:>5} {:>5} {:>9} {:>9} {:>9} {:>10} {:>7} {:>6}\n", "set", "", "queries",
-            "pos", "FP", "FN", "mean µs", "median µs", "p99 µs", "max µs", "filter", "exact");
+            "{:<48} {:>2} {:>7} {:>6} {:>5} {:>5} {:>9} {:>9} {:>9} {:>10} {:>7} {:>6}\n", "set", "", "queries", "pos",
+            "FP", "FN", "mean µs", "median µs", "p99 µs", "max µs", "filter", "exact");
         for (const auto& s : sets) {
             std::string path = s.path;
             if (path.size() > 48) {
@@ -43,11 +43,11 @@ namespace {
             }
             const bool truth = s.with_truth == s.queries;
             fmt::print(
-                "{:<48} {:>2} {:>7} {:>6} {:>5} {:>5} {:>9} {:>9} {:>9} {:>10} {:>7} {:>6}\n", path,
-                kind_name(s.kind), s.queries, s.positives, truth ? std::to_string(s.false_positives) : "-",
+                "{:<48} {:>2} {:>7} {:>6} {:>5} {:>5} {:>9} {:>9} {:>9} {:>10} {:>7} {:>6}\n", path, kind_name(s.kind),
+                s.queries, s.positives, truth ? std::to_string(s.false_positives) : "-",
                 truth ? std::to_string(s.false_negatives) : "-", microseconds(s.mean_ns), microseconds(s.median_ns),
-                microseconds(s.p99_ns), microseconds(s.max_ns),
-                s.decided_by_filter + s.decided_by_float, s.decided_by_exact);
+                microseconds(s.p99_ns), microseconds(s.max_ns), s.decided_by_filter + s.decided_by_float,
+                s.decided_by_exact);
             for (const auto& miss : s.misses) {
                 fmt::print("    false negative: {}\n", miss);
             }
@@ -70,8 +70,10 @@ namespace {
                 { "median_ns", s.median_ns },
                 { "p99_ns", s.p99_ns },
                 { "max_ns", s.max_ns },
-                { "decided_by", { { "filter", s.decided_by_filter }, { "exact", s.decided_by_exact },
-                                  { "float", s.decided_by_float } } },
+                { "decided_by",
+                  { { "filter", s.decided_by_filter },
+                    { "exact", s.decided_by_exact },
+                    { "float", s.decided_by_float } } },
             });
         }
         return { { "method", method }, { "sets", j_sets } };
@@ -125,8 +127,7 @@ void add_queries_command(CLI::App& app)
         ->check(CLI::IsMember({ "exact", "bsc-float" }));
     cmd->add_option("--json", opt->json_path, "write the statistics as JSON (a list when several methods)");
     cmd->add_option("--t-max", opt->t_max, "end of the time interval, in (0, 1]")->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--tolerance", opt->tolerance, "time-of-impact interval width")
-        ->check(CLI::PositiveNumber);
+    cmd->add_option("--tolerance", opt->tolerance, "time-of-impact interval width")->check(CLI::PositiveNumber);
     cmd->callback([opt] { run(*opt); });
 }
 

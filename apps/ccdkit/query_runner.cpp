@@ -74,9 +74,15 @@ std::vector<QuerySetStats> run_query_sets(
                 ++stats.queries;
                 stats.positives += r.hit;
                 switch (r.decided_by) {
-                case DecidedBy::FILTER: ++stats.decided_by_filter; break;
-                case DecidedBy::EXACT: ++stats.decided_by_exact; break;
-                case DecidedBy::FLOAT: ++stats.decided_by_float; break;
+                case DecidedBy::FILTER:
+                    ++stats.decided_by_filter;
+                    break;
+                case DecidedBy::EXACT:
+                    ++stats.decided_by_exact;
+                    break;
+                case DecidedBy::FLOAT:
+                    ++stats.decided_by_float;
+                    break;
                 }
                 if (q.truth) {
                     ++stats.with_truth;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include <ccdkit/core/exact_polynomial.hpp>
+#include <ccdkit/core/filtered_double.hpp>
 
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <utility>
 
 namespace ccdkit::exact {
@@ -37,7 +39,12 @@ namespace {
     }
 } // namespace
 
-Dyadic::Dyadic(mpz_class n, unsigned long k) : num(std::move(n)), shift(k) { normalize(*this); }
+Dyadic::Dyadic(mpz_class n, unsigned long k)
+    : num(std::move(n))
+    , shift(k)
+{
+    normalize(*this);
+}
 
 Dyadic Dyadic::from_double(double x)
 {
@@ -107,7 +114,8 @@ Dyadic difference(const Dyadic& a, const Dyadic& b)
 
 // ----------------------------------------------------------------------------------------- IntegerPoly
 
-IntegerPoly::IntegerPoly(std::vector<mpz_class> coefficients) : c_(std::move(coefficients))
+IntegerPoly::IntegerPoly(std::vector<mpz_class> coefficients)
+    : c_(std::move(coefficients))
 {
     while (!c_.empty() && sgn(c_.back()) == 0) {
         c_.pop_back();
@@ -335,10 +343,81 @@ std::vector<AlgebraicNumber> real_roots(const IntegerPoly& p, const Dyadic& lowe
     return roots;
 }
 
+namespace {
+    /// The dyadic as a double, when it is one exactly.
+    std::optional<double> exact_double(const Dyadic& d)
+    {
+        if (mpz_sizeinbase(d.num.get_mpz_t(), 2) > 53 || d.shift > 1000) {
+            return std::nullopt;
+        }
+        return std::ldexp(d.num.get_d(), -static_cast<int>(d.shift));
+    }
+
+    /// Sign of g(alpha) decided in floating point: +1 or -1; 0 when a smaller interval may decide it; 2 when
+    /// floating point cannot (g(alpha) is within rounding error of zero). With l, u the ends of alpha's
+    /// interval, |g(alpha) - g(l)| <= (u - l) max |g'| on [l, u], and g(l) has a certified error bound.
+    int filtered_sign_at(const IntegerPoly& g, const AlgebraicNumber& alpha)
+    {
+        constexpr int HOPELESS = 2;
+        const std::optional<double> l = exact_double(alpha.lower), u = exact_double(alpha.upper);
+        const double reach = l && u ? std::max(std::abs(*l), std::abs(*u)) : 0.0;
+        if (!l || !u || reach > 4.0) {
+            return HOPELESS;
+        }
+        // Coefficients scaled by a common power of two into [-1, 1]; each conversion truncates (relative
+        // error < 2u, two levels of the filter's depth budget).
+        std::size_t bits = 0;
+        for (const auto& c : g.coefficients()) {
+            bits = std::max(bits, mpz_sizeinbase(c.get_mpz_t(), 2));
+        }
+        FilteredDouble value = 0.0;
+        double slope = 0.0; // sum of i |c_i| reach^(i-1), bounds |g'| on [l, u]
+        for (std::size_t i = g.coefficients().size(); i-- > 0;) {
+            const mpz_class& c = g.coefficients()[i];
+            double scaled = 0.0;
+            if (sgn(c) != 0) {
+                long exponent = 0;
+                const double mantissa = mpz_get_d_2exp(&exponent, c.get_mpz_t());
+                const long e = exponent - static_cast<long>(bits);
+                if (e < -900) {
+                    return HOPELESS; // too small for the filter's absolute bound
+                }
+                scaled = std::ldexp(mantissa, static_cast<int>(e));
+            }
+            value = value * FilteredDouble(*l) + FilteredDouble(scaled);
+            if (i > 0) {
+                slope = slope * reach + static_cast<double>(i) * std::abs(scaled);
+            }
+        }
+        constexpr double SLACK = 1.0 + 1e-12; // rounding of the slope bound, and truncated coefficients
+        const double variation = slope * SLACK * SLACK * ((*u - *l) * SLACK);
+        const double rounding = value.error_bound() * 2;
+        if (std::abs(value.value) - rounding > variation) {
+            return value.value > 0 ? 1 : -1;
+        }
+        return variation > rounding ? 0 : HOPELESS;
+    }
+} // namespace
+
 int sign_at(const IntegerPoly& g, AlgebraicNumber& alpha)
 {
     if (alpha.is_dyadic()) {
         return g.sign_at(alpha.lower);
+    }
+    // Most signs are far from zero: floating point decides them once alpha's interval is small enough.
+    constexpr int FILTER_BISECTIONS = 60;
+    for (int i = 0; i < FILTER_BISECTIONS; ++i) {
+        const int s = filtered_sign_at(g, alpha);
+        if (s == 1 || s == -1) {
+            return s;
+        }
+        if (s != 0) {
+            break;
+        }
+        alpha.bisect();
+        if (alpha.is_dyadic()) {
+            return g.sign_at(alpha.lower);
+        }
     }
     // At a root of q, lc(q)^k g equals the pseudo-remainder r.
     const PseudoDivision d = pseudo_divide(g, alpha.q);

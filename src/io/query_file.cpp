@@ -21,206 +21,208 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t ROWS_PER_QUERY = 8;
-constexpr std::size_t COORDINATE_FIELDS = 6;
-constexpr std::size_t FIELDS_WITH_TRUTH = 7;
+    constexpr std::size_t ROWS_PER_QUERY = 8;
+    constexpr std::size_t COORDINATE_FIELDS = 6;
+    constexpr std::size_t FIELDS_WITH_TRUTH = 7;
 
-[[noreturn]] void fail(const fs::path& path, std::size_t line, const std::string& reason)
-{
-    throw std::runtime_error(path.string() + ":" + std::to_string(line) + ": " + reason);
-}
-
-/// A field as it appears in messages; huge integers are cut so one bad value cannot flood a log.
-std::string shown(std::string_view text)
-{
-    constexpr std::size_t MAX_SHOWN = 40;
-    if (text.size() <= MAX_SHOWN) {
-        return "'" + std::string(text) + "'";
-    }
-    return "'" + std::string(text.substr(0, MAX_SHOWN)) + "...' (" + std::to_string(text.size()) + " characters)";
-}
-
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && is_blank(text.front())) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && is_blank(text.back())) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
-
-std::string read_text(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw std::runtime_error(path.string() + ": cannot open file");
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) {
-        throw std::runtime_error(path.string() + ": read error");
-    }
-    return std::move(buffer).str();
-}
-
-/// Turns decimal fields into exact doubles. The GMP objects live as long as the parser so that a file's
-/// ~600k fields do not each allocate.
-class RationalParser {
-public:
-    explicit RationalParser(const fs::path& path)
-        : path_(path)
+    [[noreturn]] void fail(const fs::path& path, std::size_t line, const std::string& reason)
     {
+        throw std::runtime_error(path.string() + ":" + std::to_string(line) + ": " + reason);
     }
 
-    /// Parses `num_text/den_text` (fields `field` and `field + 1`, 1-based) into a double, or throws.
-    double parse(std::string_view num_text, std::string_view den_text, std::size_t line, std::size_t field)
+    /// A field as it appears in messages; huge integers are cut so one bad value cannot flood a log.
+    std::string shown(std::string_view text)
     {
-        parse_integer(num_text, line, field, num_);
-        parse_integer(den_text, line, field + 1, den_);
-        if (sgn(den_) == 0) {
-            fail(path_, line, "field " + std::to_string(field + 1) + ": zero denominator");
+        constexpr std::size_t MAX_SHOWN = 40;
+        if (text.size() <= MAX_SHOWN) {
+            return "'" + std::string(text) + "'";
         }
-        mpq_set_num(value_.get_mpq_t(), num_.get_mpz_t());
-        mpq_set_den(value_.get_mpq_t(), den_.get_mpz_t());
-        value_.canonicalize();
-
-        const double result = value_.get_d();
-        if (!std::isfinite(result)) {
-            fail_value(line, field, "is out of the range of double");
-        }
-        // get_d truncates, so the round trip reproduces the rational only when the conversion was exact.
-        check_ = result;
-        if (check_ != value_) {
-            check_ = std::numeric_limits<double>::max();
-            fail_value(
-                line, field,
-                abs(value_) > check_ ? "is out of the range of double" : "is not exactly representable as a double");
-        }
-        return result;
+        return "'" + std::string(text.substr(0, MAX_SHOWN)) + "...' (" + std::to_string(text.size()) + " characters)";
     }
 
-private:
-    void parse_integer(std::string_view text, std::size_t line, std::size_t field, mpz_class& out)
+    bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+    std::string_view trim(std::string_view text)
     {
-        const std::string_view digits = !text.empty() && text.front() == '-' ? text.substr(1) : text;
-        const bool valid
-            = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-        if (!valid) {
-            fail(path_, line, "field " + std::to_string(field) + " " + shown(text) + " is not an integer");
+        while (!text.empty() && is_blank(text.front())) {
+            text.remove_prefix(1);
         }
-        // Short integers (all of the shared data) skip GMP's string parser and its temporary buffers.
-        if (digits.size() <= static_cast<std::size_t>(std::numeric_limits<long>::digits10)) {
-            long magnitude = 0;
-            for (const char c : digits) {
-                magnitude = magnitude * 10 + (c - '0');
+        while (!text.empty() && is_blank(text.back())) {
+            text.remove_suffix(1);
+        }
+        return text;
+    }
+
+    std::string read_text(const fs::path& path)
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            throw std::runtime_error(path.string() + ": cannot open file");
+        }
+        std::ostringstream buffer;
+        buffer << in.rdbuf();
+        if (in.bad()) {
+            throw std::runtime_error(path.string() + ": read error");
+        }
+        return std::move(buffer).str();
+    }
+
+    /// Turns decimal fields into exact doubles. The GMP objects live as long as the parser so that a file's
+    /// ~600k fields do not each allocate.
+    class RationalParser {
+    public:
+        explicit RationalParser(const fs::path& path)
+            : path_(path)
+        {
+        }
+
+        /// Parses `num_text/den_text` (fields `field` and `field + 1`, 1-based) into a double, or throws.
+        double parse(std::string_view num_text, std::string_view den_text, std::size_t line, std::size_t field)
+        {
+            parse_integer(num_text, line, field, num_);
+            parse_integer(den_text, line, field + 1, den_);
+            if (sgn(den_) == 0) {
+                fail(path_, line, "field " + std::to_string(field + 1) + ": zero denominator");
             }
-            out = digits.size() == text.size() ? magnitude : -magnitude;
-            return;
-        }
-        buffer_.assign(text);
-        if (out.set_str(buffer_, 10) != 0) {
-            fail(path_, line, "field " + std::to_string(field) + " " + shown(text) + " is not an integer");
-        }
-    }
+            mpq_set_num(value_.get_mpq_t(), num_.get_mpz_t());
+            mpq_set_den(value_.get_mpq_t(), den_.get_mpz_t());
+            value_.canonicalize();
 
-    [[noreturn]] void fail_value(std::size_t line, std::size_t field, const std::string& reason)
-    {
-        fail(
-            path_, line,
-            "fields " + std::to_string(field) + "-" + std::to_string(field + 1) + ": "
-                + shown(num_.get_str() + "/" + den_.get_str()) + " " + reason);
-    }
-
-    const fs::path& path_;
-    mpz_class num_;
-    mpz_class den_;
-    mpq_class value_;
-    mpq_class check_;
-    std::string buffer_;
-};
-
-/// 1-based line of a byte offset in a text.
-std::size_t line_of(const std::string& text, std::size_t offset)
-{
-    offset = std::min(offset, text.size());
-    return 1
-        + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
-}
-
-/// Byte offset of entry `index` of the top-level array in valid JSON text; the parsed document keeps no
-/// positions, so errors about an entry find it again here.
-std::size_t array_entry_offset(const std::string& text, std::size_t index)
-{
-    std::size_t depth = 0;
-    std::size_t entry = 0;
-    bool in_string = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (in_string) {
-            if (c == '\\') {
-                ++i;
-            } else if (c == '"') {
-                in_string = false;
+            const double result = value_.get_d();
+            if (!std::isfinite(result)) {
+                fail_value(line, field, "is out of the range of double");
             }
-            continue;
+            // get_d truncates, so the round trip reproduces the rational only when the conversion was exact.
+            check_ = result;
+            if (check_ != value_) {
+                check_ = std::numeric_limits<double>::max();
+                fail_value(
+                    line, field,
+                    abs(value_) > check_ ? "is out of the range of double"
+                                         : "is not exactly representable as a double");
+            }
+            return result;
         }
-        if (depth == 1 && entry == index && c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != ',') {
-            return i;
-        }
-        if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
-            ++depth;
-        } else if (c == ']' || c == '}') {
-            --depth;
-        } else if (c == ',' && depth == 1) {
-            ++entry;
-        }
-    }
-    return text.size();
-}
 
-/// `<dir>/../mma_bool/<stem>_mma_bool.json`, not normalized lexically: `<dir>` may be a symbolic link.
-fs::path mma_bool_path(const fs::path& csv_path)
-{
-    return csv_path.parent_path() / ".." / "mma_bool" / (csv_path.stem().string() + "_mma_bool.json");
-}
+    private:
+        void parse_integer(std::string_view text, std::size_t line, std::size_t field, mpz_class& out)
+        {
+            const std::string_view digits = !text.empty() && text.front() == '-' ? text.substr(1) : text;
+            const bool valid = !digits.empty()
+                && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (!valid) {
+                fail(path_, line, "field " + std::to_string(field) + " " + shown(text) + " is not an integer");
+            }
+            // Short integers (all of the shared data) skip GMP's string parser and its temporary buffers.
+            if (digits.size() <= static_cast<std::size_t>(std::numeric_limits<long>::digits10)) {
+                long magnitude = 0;
+                for (const char c : digits) {
+                    magnitude = magnitude * 10 + (c - '0');
+                }
+                out = digits.size() == text.size() ? magnitude : -magnitude;
+                return;
+            }
+            buffer_.assign(text);
+            if (out.set_str(buffer_, 10) != 0) {
+                fail(path_, line, "field " + std::to_string(field) + " " + shown(text) + " is not an integer");
+            }
+        }
 
-/// Ground truth of a 6-column file from its mma_bool JSON; nothing when that file is absent.
-std::optional<std::vector<bool>> read_mma_bool(const fs::path& json_path)
-{
-    std::error_code error;
-    if (!fs::exists(json_path, error)) {
-        return std::nullopt;
-    }
-    const std::string text = read_text(json_path);
-    nlohmann::json json;
-    try {
-        json = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        fail(json_path, line_of(text, e.byte > 0 ? e.byte - 1 : 0), std::string("invalid JSON: ") + e.what());
-    }
-    if (!json.is_array()) {
-        fail(
-            json_path, line_of(text, text.find_first_not_of(" \t\r\n")),
-            std::string("expected an array of booleans, found ") + json.type_name());
-    }
-    std::vector<bool> truth;
-    truth.reserve(json.size());
-    for (std::size_t i = 0; i < json.size(); ++i) {
-        if (!json[i].is_boolean()) {
+        [[noreturn]] void fail_value(std::size_t line, std::size_t field, const std::string& reason)
+        {
             fail(
-                json_path, line_of(text, array_entry_offset(text, i)),
-                "entry " + std::to_string(i) + " is " + json[i].type_name() + ", expected a boolean");
+                path_, line,
+                "fields " + std::to_string(field) + "-" + std::to_string(field + 1) + ": "
+                    + shown(num_.get_str() + "/" + den_.get_str()) + " " + reason);
         }
-        truth.push_back(json[i].get<bool>());
+
+        const fs::path& path_;
+        mpz_class num_;
+        mpz_class den_;
+        mpq_class value_;
+        mpq_class check_;
+        std::string buffer_;
+    };
+
+    /// 1-based line of a byte offset in a text.
+    std::size_t line_of(const std::string& text, std::size_t offset)
+    {
+        offset = std::min(offset, text.size());
+        return 1
+            + static_cast<std::size_t>(
+                   std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
     }
-    return truth;
-}
+
+    /// Byte offset of entry `index` of the top-level array in valid JSON text; the parsed document keeps no
+    /// positions, so errors about an entry find it again here.
+    std::size_t array_entry_offset(const std::string& text, std::size_t index)
+    {
+        std::size_t depth = 0;
+        std::size_t entry = 0;
+        bool in_string = false;
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            const char c = text[i];
+            if (in_string) {
+                if (c == '\\') {
+                    ++i;
+                } else if (c == '"') {
+                    in_string = false;
+                }
+                continue;
+            }
+            if (depth == 1 && entry == index && c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != ',') {
+                return i;
+            }
+            if (c == '"') {
+                in_string = true;
+            } else if (c == '[' || c == '{') {
+                ++depth;
+            } else if (c == ']' || c == '}') {
+                --depth;
+            } else if (c == ',' && depth == 1) {
+                ++entry;
+            }
+        }
+        return text.size();
+    }
+
+    /// `<dir>/../mma_bool/<stem>_mma_bool.json`, not normalized lexically: `<dir>` may be a symbolic link.
+    fs::path mma_bool_path(const fs::path& csv_path)
+    {
+        return csv_path.parent_path() / ".." / "mma_bool" / (csv_path.stem().string() + "_mma_bool.json");
+    }
+
+    /// Ground truth of a 6-column file from its mma_bool JSON; nothing when that file is absent.
+    std::optional<std::vector<bool>> read_mma_bool(const fs::path& json_path)
+    {
+        std::error_code error;
+        if (!fs::exists(json_path, error)) {
+            return std::nullopt;
+        }
+        const std::string text = read_text(json_path);
+        nlohmann::json json;
+        try {
+            json = nlohmann::json::parse(text);
+        } catch (const nlohmann::json::parse_error& e) {
+            fail(json_path, line_of(text, e.byte > 0 ? e.byte - 1 : 0), std::string("invalid JSON: ") + e.what());
+        }
+        if (!json.is_array()) {
+            fail(
+                json_path, line_of(text, text.find_first_not_of(" \t\r\n")),
+                std::string("expected an array of booleans, found ") + json.type_name());
+        }
+        std::vector<bool> truth;
+        truth.reserve(json.size());
+        for (std::size_t i = 0; i < json.size(); ++i) {
+            if (!json[i].is_boolean()) {
+                fail(
+                    json_path, line_of(text, array_entry_offset(text, i)),
+                    "entry " + std::to_string(i) + " is " + json[i].type_name() + ", expected a boolean");
+            }
+            truth.push_back(json[i].get<bool>());
+        }
+        return truth;
+    }
 
 } // namespace
 

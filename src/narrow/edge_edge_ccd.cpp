@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include <ccdkit/narrow/edge_edge_ccd.hpp>
-
 #include "narrow/details/ccd_driver.hpp"
+
+#include <ccdkit/narrow/edge_edge_ccd.hpp>
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include <ccdkit/narrow/vertex_face_ccd.hpp>
-
 #include "narrow/details/ccd_driver.hpp"
+
+#include <ccdkit/narrow/vertex_face_ccd.hpp>
 
 namespace ccdkit {
 

@@ -50,7 +50,7 @@ TEST(ExactPolynomial, TrimsAndEvaluates)
 TEST(ExactPolynomial, PseudoDivisionAndGcd)
 {
     const IntegerPoly a = poly({ -1, 0, 0, 2 }); // 2t^3 - 1
-    const IntegerPoly b = poly({ 1, -3 });       // 1 - 3t
+    const IntegerPoly b = poly({ 1, -3 }); // 1 - 3t
     const PseudoDivision d = pseudo_divide(a, b);
     // lc(b)^k a = q b + r, checked at a few points through the sign of both sides' difference.
     EXPECT_EQ(d.remainder.degree(), 0);
@@ -69,7 +69,7 @@ TEST(ExactPolynomial, SquareFreePartRemovesMultipleRoots)
     const auto roots = real_roots(p, dyadic(0, 0), dyadic(1, 0));
     ASSERT_EQ(roots.size(), 2U);
     EXPECT_FALSE(roots[0].is_dyadic()); // 1/3
-    EXPECT_TRUE(roots[1].is_dyadic());  // 1/2, hit exactly by bisection
+    EXPECT_TRUE(roots[1].is_dyadic()); // 1/2, hit exactly by bisection
     EXPECT_EQ(compare(roots[1].lower, dyadic(1, 1)), 0);
 }
 
@@ -93,9 +93,9 @@ TEST(ExactPolynomial, SignAtIrrationalRoot)
     AlgebraicNumber alpha = roots[0];
     EXPECT_FALSE(alpha.is_dyadic());
     EXPECT_EQ(sign_at(poly({ -1, 0, 2 }), alpha), 0);
-    EXPECT_EQ(sign_at(poly({ -7071, 10000 }), alpha), 1);   // alpha > 0.7071
-    EXPECT_EQ(sign_at(poly({ -7072, 10000 }), alpha), -1);  // alpha < 0.7072
-    EXPECT_EQ(sign_at(poly({ 0, -2, 0, 4 }), alpha), 0);    // 4t^3 - 2t = 2t (2t^2 - 1)
+    EXPECT_EQ(sign_at(poly({ -7071, 10000 }), alpha), 1); // alpha > 0.7071
+    EXPECT_EQ(sign_at(poly({ -7072, 10000 }), alpha), -1); // alpha < 0.7072
+    EXPECT_EQ(sign_at(poly({ 0, -2, 0, 4 }), alpha), 0); // 4t^3 - 2t = 2t (2t^2 - 1)
     EXPECT_EQ(sign_at(poly({ 1, 0, -4, 0, 4 }), alpha), 0); // (2t^2 - 1)^2
     EXPECT_EQ(sign_at(poly({ 0, 0, -3 }), alpha), -1);
     EXPECT_EQ(sign_at(poly({ 5 }), alpha), 1);

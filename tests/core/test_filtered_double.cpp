@@ -55,7 +55,8 @@ TEST(FilteredDouble, UnderflowIsCovered)
     EXPECT_EQ(p.sign(), 0);
     expect_bound_holds(p, mpq_class(1e-200) * mpq_class(1e-200));
     const FilteredDouble q = (tiny * tiny) * FilteredDouble(1.5) - FilteredDouble(1e-310) * FilteredDouble(1e-10);
-    expect_bound_holds(q, mpq_class(1e-200) * mpq_class(1e-200) * mpq_class(1.5) - mpq_class(1e-310) * mpq_class(1e-10));
+    expect_bound_holds(
+        q, mpq_class(1e-200) * mpq_class(1e-200) * mpq_class(1.5) - mpq_class(1e-310) * mpq_class(1e-10));
 }
 
 TEST(FilteredDouble, BoundHoldsOnRandomDeterminants)

@@ -168,24 +168,26 @@ TEST_F(QueryFileRead, MmaBoolWrongLength)
     write("set/mma_bool/7ee_mma_bool.json", "[true,false,true]");
     expect_error(
         [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); },
-        {"7ee_mma_bool.json:1:", "3 booleans", path.string(), "2 queries"});
+        { "7ee_mma_bool.json:1:", "3 booleans", path.string(), "2 queries" });
 }
 
 TEST_F(QueryFileRead, MmaBoolMalformed)
 {
     const fs::path path = write("set/queries/7ee.csv", rows("1,2,3,4,5,8", 16));
     write("set/mma_bool/7ee_mma_bool.json", "[true,1]");
-    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {"7ee_mma_bool.json:1:", "entry 1"});
+    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, { "7ee_mma_bool.json:1:", "entry 1" });
     // Entries are located by line, past strings holding quotes, commas and brackets.
     write("set/mma_bool/7ee_mma_bool.json", "[true, \"a,[b\\\"\", \n  [true, \"],\"],\n  null\n]");
     expect_error(
-        [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {"7ee_mma_bool.json:1: entry 1 is string"});
+        [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, { "7ee_mma_bool.json:1: entry 1 is string" });
     write("set/mma_bool/7ee_mma_bool.json", "[true, false,\n  [true, \"],\"],\n  null\n]");
-    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {"7ee_mma_bool.json:2: entry 2 is array"});
+    expect_error(
+        [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, { "7ee_mma_bool.json:2: entry 2 is array" });
     write("set/mma_bool/7ee_mma_bool.json", "{\"a\": true}");
-    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {"7ee_mma_bool.json:1:", "array"});
+    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, { "7ee_mma_bool.json:1:", "array" });
     write("set/mma_bool/7ee_mma_bool.json", "[true,\nfalse,\n");
-    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {"7ee_mma_bool.json:3:", "invalid JSON"});
+    expect_error(
+        [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, { "7ee_mma_bool.json:3:", "invalid JSON" });
 }
 
 TEST_F(QueryFileRead, SevenColumnsIgnoreMmaBool)
@@ -200,7 +202,7 @@ TEST_F(QueryFileRead, SevenColumnsIgnoreMmaBool)
 TEST_F(QueryFileRead, TruncatedFileNamesItsLine)
 {
     const fs::path path = write("short.csv", rows("1,1,1,1,1,1,0", 11));
-    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {path.string() + ":9:", "truncated"});
+    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, { path.string() + ":9:", "truncated" });
 }
 
 TEST_F(QueryFileRead, ZeroDenominator)
@@ -208,75 +210,74 @@ TEST_F(QueryFileRead, ZeroDenominator)
     const fs::path path = write("zero.csv", rows("1,1,1,1,1,1", 2) + "1,1,1,1,1,0\n" + rows("1,1,1,1,1,1", 5));
     expect_error(
         [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); },
-        {path.string() + ":3:", "field 6", "zero denominator"});
+        { path.string() + ":3:", "field 6", "zero denominator" });
 }
 
 TEST_F(QueryFileRead, NonNumericFields)
 {
-    for (const std::string bad : {"abc", "1.5", "+1", "1e3", "--1", "-", "1 2", "0x10", "1/2"}) {
+    for (const std::string bad : { "abc", "1.5", "+1", "1e3", "--1", "-", "1 2", "0x10", "1/2" }) {
         SCOPED_TRACE(bad);
         const fs::path path
             = write("bad.csv", rows("1,1,1,1,1,1", 1) + "1,1," + bad + ",1,1,1\n" + rows("1,1,1,1,1,1", 6));
         expect_error(
             [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); },
-            {path.string() + ":2: field 3 '" + bad + "' is not an integer"});
+            { path.string() + ":2: field 3 '" + bad + "' is not an integer" });
     }
     const fs::path path = write("truth.csv", rows("1,1,1,1,1,1,2", 8));
-    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {path.string() + ":1:", "field 7 '2'"});
+    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, { path.string() + ":1:", "field 7 '2'" });
 }
 
 TEST_F(QueryFileRead, WrongFieldCount)
 {
-    for (const std::string bad : {"1,1,1,1,1", "1,1,1,1,1,1,1,1", "1", "1,1,1,1,1,1,"}) {
+    for (const std::string bad : { "1,1,1,1,1", "1,1,1,1,1,1,1,1", "1", "1,1,1,1,1,1," }) {
         SCOPED_TRACE(bad);
         const fs::path path = write("count.csv", rows("1,1,1,1,1,1", 4) + bad + "\n" + rows("1,1,1,1,1,1", 3));
-        expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {path.string() + ":5:"});
+        expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, { path.string() + ":5:" });
     }
     const fs::path path = write("empty_field.csv", rows("1,1,1,1,1,1", 4) + "1,1,,1,1,1\n" + rows("1,1,1,1,1,1", 3));
     expect_error(
-        [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {path.string() + ":5:", "field 3 is empty"});
+        [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, { path.string() + ":5:", "field 3 is empty" });
 }
 
 TEST_F(QueryFileRead, MixedColumnCounts)
 {
     const fs::path path = write("mixed.csv", rows("1,1,1,1,1,1,0", 8) + rows("1,1,1,1,1,1", 8));
-    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {path.string() + ":9:", "6 fields", "7"});
+    expect_error(
+        [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, { path.string() + ":9:", "6 fields", "7" });
 }
 
 TEST_F(QueryFileRead, MixedTruthWithinQuery)
 {
     const fs::path path
         = write("truth.csv", rows("1,1,1,1,1,1,1", 8) + rows("1,1,1,1,1,1,0", 5) + rows("1,1,1,1,1,1,1", 3));
-    expect_error([&] { (void)read_query_file(path, QueryKind::VERTEX_FACE); }, {path.string() + ":14:", "line 9"});
+    expect_error([&] { (void)read_query_file(path, QueryKind::VERTEX_FACE); }, { path.string() + ":14:", "line 9" });
 }
 
 TEST_F(QueryFileRead, OutOfRangeValues)
 {
     const std::string huge = "1" + std::string(400, '0');
     const mpz_class max_numerator = (mpz_class(1) << 53) - 1;
-    for (const std::string& field :
-         {huge + ",1", "-" + huge + ",1", power_of_two(1024) + ",1",
-          mpz_class((max_numerator << 971) + 1).get_str() + ",1"}) {
+    for (const std::string& field : { huge + ",1", "-" + huge + ",1", power_of_two(1024) + ",1",
+                                      mpz_class((max_numerator << 971) + 1).get_str() + ",1" }) {
         SCOPED_TRACE(field.substr(0, 30));
         const fs::path path = write("huge.csv", rows("1,1,1,1,1,1", 7) + "1,1,1,1," + field + "\n");
         expect_error(
             [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); },
-            {path.string() + ":8:", "fields 5-6", "out of the range"});
+            { path.string() + ":8:", "fields 5-6", "out of the range" });
     }
 }
 
 TEST_F(QueryFileRead, InexactValues)
 {
     const std::string odd_60_bits = mpz_class((mpz_class(1) << 60) - 1).get_str();
-    for (const std::string& field :
-         {std::string("1,3"), odd_60_bits + ",1", odd_60_bits + "," + power_of_two(70), "1," + power_of_two(1075),
-          std::string("-1,10")}) {
+    for (const std::string& field : { std::string("1,3"), odd_60_bits + ",1", odd_60_bits + "," + power_of_two(70),
+                                      "1," + power_of_two(1075), std::string("-1,10") }) {
         SCOPED_TRACE(field);
         const fs::path path
             = write("inexact.csv", rows("1,1,1,1,1,1", 2) + field + ",1,1,1,1\n" + rows("1,1,1,1,1,1", 5));
         expect_error(
             [&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); },
-            {path.string() + ":3:", "fields 1-2", "not exactly representable"});
+            { path.string() + ":3:", "fields 1-2", "not exactly representable" });
     }
 }
 
@@ -300,13 +301,13 @@ TEST_F(QueryFileRead, CrlfAndTrailingBlanksAccepted)
 TEST_F(QueryFileRead, BlankLineInsideDataRejected)
 {
     const fs::path path = write("gap.csv", rows("1,1,1,1,1,1", 8) + "\n" + rows("1,1,1,1,1,1", 8));
-    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {path.string() + ":9:", "blank"});
+    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, { path.string() + ":9:", "blank" });
 }
 
 TEST_F(QueryFileRead, MissingFile)
 {
     const fs::path path = dir_ / "absent.csv";
-    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, {path.string()});
+    expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, { path.string() });
 }
 
 TEST(QueryFileKind, FromPath)
@@ -344,10 +345,9 @@ TEST_F(QueryFilePaths, RecursesAndSorts)
     write("root/a/vertex-face/notes.txt", "not a query file");
     const fs::path single = write("single/4vf.csv", query);
 
-    const std::vector<QueryFile> files = read_query_paths({dir_ / "root", single});
-    std::vector<fs::path> expected
-        = {dir_ / "root/a/vertex-face/sub/z.csv", dir_ / "root/a/vertex-face/y.csv", dir_ / "root/b/edge-edge/x.csv",
-           dir_ / "root/c/12ee.csv", single};
+    const std::vector<QueryFile> files = read_query_paths({ dir_ / "root", single });
+    std::vector<fs::path> expected = { dir_ / "root/a/vertex-face/sub/z.csv", dir_ / "root/a/vertex-face/y.csv",
+                                       dir_ / "root/b/edge-edge/x.csv", dir_ / "root/c/12ee.csv", single };
     std::sort(expected.begin(), expected.end());
     ASSERT_EQ(files.size(), expected.size());
     for (std::size_t i = 0; i < files.size(); ++i) {
@@ -365,7 +365,7 @@ TEST_F(QueryFilePaths, RecursesAndSorts)
     EXPECT_EQ(find(single).kind, QueryKind::VERTEX_FACE);
 
     // The same result whatever order the paths come in.
-    const std::vector<QueryFile> again = read_query_paths({single, dir_ / "root"});
+    const std::vector<QueryFile> again = read_query_paths({ single, dir_ / "root" });
     ASSERT_EQ(again.size(), files.size());
     for (std::size_t i = 0; i < files.size(); ++i) {
         EXPECT_EQ(again[i].path, files[i].path);
@@ -375,19 +375,19 @@ TEST_F(QueryFilePaths, RecursesAndSorts)
 TEST_F(QueryFilePaths, UnknownKindRejected)
 {
     const fs::path path = write("root/misc/data.csv", rows("1,1,1,1,1,1,1", 8));
-    expect_error([&] { (void)read_query_paths({dir_ / "root"}); }, {path.string(), "kind"});
+    expect_error([&] { (void)read_query_paths({ dir_ / "root" }); }, { path.string(), "kind" });
 }
 
 TEST_F(QueryFilePaths, MissingPathRejected)
 {
     const fs::path path = dir_ / "nowhere";
-    expect_error([&] { (void)read_query_paths({path}); }, {path.string()});
+    expect_error([&] { (void)read_query_paths({ path }); }, { path.string() });
 }
 
 TEST_F(QueryFilePaths, ErrorsInsideFolderPropagate)
 {
     const fs::path path = write("root/edge-edge/bad.csv", rows("1,1,1,1,1,1", 3));
-    expect_error([&] { (void)read_query_paths({dir_ / "root"}); }, {path.string() + ":1:", "truncated"});
+    expect_error([&] { (void)read_query_paths({ dir_ / "root" }); }, { path.string() + ":1:", "truncated" });
 }
 
 TEST(QueryFileSharedData, ReadsAllQueries)
@@ -401,7 +401,7 @@ TEST(QueryFileSharedData, ReadsAllQueries)
     }
 
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<QueryFile> files = read_query_paths({root});
+    const std::vector<QueryFile> files = read_query_paths({ root });
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
 
     std::size_t handcrafted_ee = 0;

@@ -6,11 +6,11 @@
 
 #include <ccdkit/narrow/edge_edge_ccd.hpp>
 #include <ccdkit/narrow/vertex_face_ccd.hpp>
-#include <oracle/linear_ccd_oracle.hpp>
 
 #include <gtest/gtest.h>
 
 #include <array>
+#include <oracle/linear_ccd_oracle.hpp>
 #include <sstream>
 
 namespace ccdkit::test {
@@ -22,10 +22,7 @@ inline VertexFaceMotion vertex_face_motion(const Points& x)
     return { x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] };
 }
 
-inline EdgeEdgeMotion edge_edge_motion(const Points& x)
-{
-    return { x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] };
-}
+inline EdgeEdgeMotion edge_edge_motion(const Points& x) { return { x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] }; }
 
 inline CcdResult run(bool vertex_face, const Points& x, const CcdOptions& options = {})
 {
@@ -50,8 +47,7 @@ inline std::string describe(const Points& x)
 
 /// The exact method agrees with the oracle: same hit, and the oracle's first contact time t* lies in
 /// [toi_lower, toi_upper], an interval no wider than the tolerance.
-inline ::testing::AssertionResult
-agrees_with_oracle(bool vertex_face, const Points& x, const CcdOptions& options = {})
+inline ::testing::AssertionResult agrees_with_oracle(bool vertex_face, const Points& x, const CcdOptions& options = {})
 {
     const CcdResult r = run(vertex_face, x, options);
     const oracle::OracleResult o = run_oracle(vertex_face, x, options.t_max);
@@ -59,17 +55,17 @@ agrees_with_oracle(bool vertex_face, const Points& x, const CcdOptions& options 
         return ::testing::AssertionFailure() << "invalid input reported for " << describe(x);
     }
     if (r.hit != o.hit) {
-        return ::testing::AssertionFailure() << (vertex_face ? "vertex-face" : "edge-edge") << ": method says "
-                                             << r.hit << ", oracle says " << o.hit << " for " << describe(x);
+        return ::testing::AssertionFailure() << (vertex_face ? "vertex-face" : "edge-edge") << ": method says " << r.hit
+                                             << ", oracle says " << o.hit << " for " << describe(x);
     }
     if (!o.hit) {
         return ::testing::AssertionSuccess();
     }
-    const int below = o.earliest->compare(r.toi_lower);  // t* vs lower: must be >= 0
-    const int above = o.earliest->compare(r.toi_upper);  // t* vs upper: must be <= 0
+    const int below = o.earliest->compare(r.toi_lower); // t* vs lower: must be >= 0
+    const int above = o.earliest->compare(r.toi_upper); // t* vs upper: must be <= 0
     if (below < 0 || above > 0) {
-        return ::testing::AssertionFailure() << "toi [" << r.toi_lower << ", " << r.toi_upper
-                                             << "] misses t* ~ " << o.earliest->approx() << " for " << describe(x);
+        return ::testing::AssertionFailure() << "toi [" << r.toi_lower << ", " << r.toi_upper << "] misses t* ~ "
+                                             << o.earliest->approx() << " for " << describe(x);
     }
     // Rounding the rational bounds outward to doubles may add an ulp on each side.
     if (r.toi_upper - r.toi_lower > options.tolerance * (1 + 1e-9) + 4e-16) {

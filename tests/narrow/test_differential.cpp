@@ -25,19 +25,34 @@ constexpr int SHARDS = 16;
 
 class QueryGenerator {
 public:
-    explicit QueryGenerator(std::uint64_t seed) : rng_(seed) { }
+    explicit QueryGenerator(std::uint64_t seed)
+        : rng_(seed)
+    {
+    }
 
     /// One query from a randomly chosen family.
     Points next(bool vertex_face)
     {
         Points x;
         switch (pick(6)) {
-        case 0: x = grid(4); break;           // small integer grid: exact coplanarity, touching, collinearity
-        case 1: x = grid(1); break;           // coarser grid: even more coincidences
-        case 2: x = constructed_contact(vertex_face, false); break; // contact rounded to the nearest doubles
-        case 3: x = constructed_contact(vertex_face, true); break;  // contact on an edge or vertex
-        case 4: x = uniform(); break;         // general position
-        default: x = with_coincidences(); break; // shared, static or collapsed points
+        case 0:
+            x = grid(4);
+            break; // small integer grid: exact coplanarity, touching, collinearity
+        case 1:
+            x = grid(1);
+            break; // coarser grid: even more coincidences
+        case 2:
+            x = constructed_contact(vertex_face, false);
+            break; // contact rounded to the nearest doubles
+        case 3:
+            x = constructed_contact(vertex_face, true);
+            break; // contact on an edge or vertex
+        case 4:
+            x = uniform();
+            break; // general position
+        default:
+            x = with_coincidences();
+            break; // shared, static or collapsed points
         }
         if (pick(8) == 0) { // exact power-of-two scaling to huge or tiny magnitudes
             const double s = std::ldexp(1.0, static_cast<int>(pick(1200)) - 600);

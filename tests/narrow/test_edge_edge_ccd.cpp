@@ -89,12 +89,14 @@ TEST(EdgeEdgeCcd, ZeroLengthEdges)
     EXPECT_FALSE(ee(beside).hit);
     EXPECT_TRUE(agrees_with_oracle(false, beside));
     // Both are points: they meet only if they coincide at some time.
-    const Points meet { V(0, 0, 0), V(0, 0, 0), V(1, 1, 1), V(1, 1, 1), V(1, 1, 1), V(1, 1, 1), V(0, 0, 0),
-                        V(0, 0, 0) };
+    const Points meet {
+        V(0, 0, 0), V(0, 0, 0), V(1, 1, 1), V(1, 1, 1), V(1, 1, 1), V(1, 1, 1), V(0, 0, 0), V(0, 0, 0)
+    };
     EXPECT_TRUE(ee(meet).hit);
     EXPECT_TRUE(agrees_with_oracle(false, meet));
-    const Points pass { V(0, 0, 0), V(0, 0, 0), V(1, 1, 1), V(1, 1, 1), V(1, 1, 0), V(1, 1, 0), V(0, 0, 1),
-                        V(0, 0, 1) };
+    const Points pass {
+        V(0, 0, 0), V(0, 0, 0), V(1, 1, 1), V(1, 1, 1), V(1, 1, 0), V(1, 1, 0), V(0, 0, 1), V(0, 0, 1)
+    };
     EXPECT_FALSE(ee(pass).hit);
     EXPECT_TRUE(agrees_with_oracle(false, pass));
 }
@@ -124,8 +126,8 @@ TEST(EdgeEdgeCcd, SharedEndpointTouchesAtStart)
 TEST(EdgeEdgeCcd, SeparatingAfterContactAtStart)
 {
     // a rises from b's plane, where the two cross at t = 0.
-    const Points x { V(0, 0, 0), V(1, 0, 0), V(0.5, -1, 0), V(0.5, 1, 0), V(0, 0, 1), V(1, 0, 1), V(0.5, -1, 0),
-                     V(0.5, 1, 0) };
+    const Points x { V(0, 0, 0), V(1, 0, 0), V(0.5, -1, 0), V(0.5, 1, 0),
+                     V(0, 0, 1), V(1, 0, 1), V(0.5, -1, 0), V(0.5, 1, 0) };
     EXPECT_TRUE(agrees_with_oracle(false, x));
     EXPECT_EQ(ee(x).status, CcdStatus::INITIALLY_TOUCHING);
 }

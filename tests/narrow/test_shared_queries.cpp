@@ -41,8 +41,9 @@ void check_data_set(const std::string& name)
             }
         }
     }
-    std::printf("%s: %zu queries, %zu positives, %zu false positives, %zu false negatives\n", name.c_str(), queries,
-                positives, false_positives, false_negatives);
+    std::printf(
+        "%s: %zu queries, %zu positives, %zu false positives, %zu false negatives\n", name.c_str(), queries, positives,
+        false_positives, false_negatives);
     EXPECT_GT(queries, 0U);
 }
 } // namespace

@@ -125,7 +125,7 @@ TEST(VertexFaceCcd, TriangleCollapsesDuringStep)
 {
     // The triangle flattens to a segment at t = 1/2 exactly when the vertex reaches its line, beside the
     // segment: no contact, though every inside polynomial vanishes then.
-    const Points x { Eigen::Vector3d(5, 0, 1), Eigen::Vector3d(0, 0, 0), Eigen::Vector3d(1, 0, 0),
+    const Points x { Eigen::Vector3d(5, 0, 1), Eigen::Vector3d(0, 0, 0),  Eigen::Vector3d(1, 0, 0),
                      Eigen::Vector3d(0, 1, 1), Eigen::Vector3d(5, 0, -1), Eigen::Vector3d(0, 0, 0),
                      Eigen::Vector3d(1, 0, 0), Eigen::Vector3d(0, -1, -1) };
     EXPECT_FALSE(vf(x).hit);

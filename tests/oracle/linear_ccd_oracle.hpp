@@ -17,7 +17,7 @@
 namespace ccdkit::oracle {
 
 namespace detail {
-class AlgebraicNumber;
+    class AlgebraicNumber;
 } // namespace detail
 
 /// The earliest contact time t*, an algebraic number in [0, t_max], kept exactly.
@@ -41,7 +41,7 @@ public:
     int compare(const ContactTime& other) const;
     /// Nearest-ish double, for messages only (about 60 correct bits).
     double approx() const;
-    /// True when t* is rational (then compare(t) == 0 is possible for t == t*).
+    /// Whether t* is rational (exact; may refine the interval a lot, so for tests and messages).
     bool is_rational() const;
     /// Human-readable description ("1/2", or "root of ... in (lo, hi) ~ 0.707..."), for messages.
     std::string to_string() const;
@@ -52,7 +52,7 @@ private:
 };
 
 struct OracleResult {
-    bool hit = false;                      ///< some contact happens in [0, t_max]
+    bool hit = false; ///< some contact happens in [0, t_max]
     std::shared_ptr<ContactTime> earliest; ///< the earliest contact; null when no hit
 };
 

@@ -135,8 +135,7 @@ TEST(OracleVertexFace, CoplanarMovingTriangleInTiltedPlane)
     const Vec e2(0, 1, -1);
     auto at = [&](double u, double v) { return Vec(u * e1 + v * e2); };
     const Vec p = at(1, 1);
-    const auto r = vertex_face(moving(
-        { p, at(-10, 0), at(-6, 0), at(-10, 4) }, { p, at(0, 0), at(4, 0), at(0, 4) }));
+    const auto r = vertex_face(moving({ p, at(-10, 0), at(-6, 0), at(-10, 4) }, { p, at(0, 0), at(4, 0), at(0, 4) }));
     expect_hit_at(r, mpq_class(4, 5));
     // Same, but p is off the plane by a tiny amount: never coplanar, so no contact.
     const Vec q = p + Vec(0, 0, std::ldexp(1.0, -30));
@@ -191,8 +190,7 @@ TEST(OracleVertexFace, TangentialDoubleRoot)
 TEST(OracleVertexFace, IrrationalContactTime)
 {
     // p = (1, 2t, 1/4 + t/2), C = (0, 4, 1 + t): coplanar iff 2t^2 - 1 = 0, so t* = 1/sqrt(2).
-    const Points x = moving(
-        { Vec(1, 0, 0.25), A, B, Vec(0, 4, 1) }, { Vec(1, 2, 0.75), A, B, Vec(0, 4, 2) });
+    const Points x = moving({ Vec(1, 0, 0.25), A, B, Vec(0, 4, 1) }, { Vec(1, 2, 0.75), A, B, Vec(0, 4, 2) });
     const auto r = vertex_face(x);
     ASSERT_TRUE(r.hit);
     const auto& t = *r.earliest;
@@ -225,28 +223,30 @@ TEST(OracleVertexFace, IrrationalContactTime)
 TEST(OracleVertexFace, CompareIrrationalContactTimes)
 {
     // As above with p = (1, 3t, 1/4 + 3t/4): coplanar iff 3t^2 - 1 = 0, t* = 1/sqrt(3).
-    const auto r2 = vertex_face(moving(
-        { Vec(1, 0, 0.25), A, B, Vec(0, 4, 1) }, { Vec(1, 2, 0.75), A, B, Vec(0, 4, 2) }));
-    const auto r3 = vertex_face(moving(
-        { Vec(1, 0, 0.25), A, B, Vec(0, 4, 1) }, { Vec(1, 3, 1.0), A, B, Vec(0, 4, 2) }));
+    const auto r2
+        = vertex_face(moving({ Vec(1, 0, 0.25), A, B, Vec(0, 4, 1) }, { Vec(1, 2, 0.75), A, B, Vec(0, 4, 2) }));
+    const auto r3
+        = vertex_face(moving({ Vec(1, 0, 0.25), A, B, Vec(0, 4, 1) }, { Vec(1, 3, 1.0), A, B, Vec(0, 4, 2) }));
     // 1/sqrt(2) again, from a scaled and shifted copy: another defining polynomial.
     const Vec s(3, -5, 7);
     const auto r2b = vertex_face(moving(
         { 0.5 * Vec(1, 0, 0.25) + s, 0.5 * A + s, 0.5 * B + s, 0.5 * Vec(0, 4, 1) + s },
         { 0.5 * Vec(1, 2, 0.75) + s, 0.5 * A + s, 0.5 * B + s, 0.5 * Vec(0, 4, 2) + s }));
     // p = (1, 2t, 33/128 + t/2): 2t^2 - 33/32 = 0, t* = sqrt(33)/8 = 0.718..., near 1/sqrt(2).
-    const auto r33 = vertex_face(moving(
-        { Vec(1, 0, 0.2578125), A, B, Vec(0, 4, 1) }, { Vec(1, 2, 0.7578125), A, B, Vec(0, 4, 2) }));
+    const auto r33 = vertex_face(
+        moving({ Vec(1, 0, 0.2578125), A, B, Vec(0, 4, 1) }, { Vec(1, 2, 0.7578125), A, B, Vec(0, 4, 2) }));
     ASSERT_TRUE(r2.hit && r3.hit && r2b.hit && r33.hit);
     // Compare first, while the isolating intervals are still wide and overlap.
-    EXPECT_EQ(r2.earliest->compare(*r33.earliest), -1) << r2.earliest->to_string() << " vs " << r33.earliest->to_string();
+    EXPECT_EQ(r2.earliest->compare(*r33.earliest), -1)
+        << r2.earliest->to_string() << " vs " << r33.earliest->to_string();
     EXPECT_EQ(r33.earliest->compare(*r2.earliest), 1);
     EXPECT_EQ(r33.earliest->compare(0.71807033081725358), 1); // sqrt(33)/8 = 0.7180703308172536...
     EXPECT_EQ(r33.earliest->compare(0.71807033081725369), -1);
     EXPECT_EQ(r2.earliest->compare(*r3.earliest), 1);
     EXPECT_EQ(r3.earliest->compare(*r2.earliest), -1);
     EXPECT_EQ(r2.earliest->compare(*r2.earliest), 0);
-    EXPECT_EQ(r2.earliest->compare(*r2b.earliest), 0) << r2.earliest->to_string() << " vs " << r2b.earliest->to_string();
+    EXPECT_EQ(r2.earliest->compare(*r2b.earliest), 0)
+        << r2.earliest->to_string() << " vs " << r2b.earliest->to_string();
     EXPECT_EQ(r2b.earliest->compare(*r2.earliest), 0);
     EXPECT_FALSE(r3.earliest->is_rational());
     EXPECT_NEAR(r3.earliest->approx(), 0.57735026918962576451, 1e-15);
@@ -268,8 +268,8 @@ TEST(OracleVertexFace, CoplanarIrrationalContactTime)
         const Vec e1 = tilted ? Vec(1, 2, -1) : Vec(1, 0, 0);
         const Vec e2 = tilted ? Vec(0, 1, 3) : Vec(0, 1, 0);
         auto map = [&](const Vec& q) { return Vec(q.x() * e1 + q.y() * e2); };
-        const auto r = vertex_face(moving(
-            { map(p_t0), map(A), map(B), map(c_t0) }, { map(p_t1), map(A), map(B), map(c_t1) }));
+        const auto r
+            = vertex_face(moving({ map(p_t0), map(A), map(B), map(c_t0) }, { map(p_t1), map(A), map(B), map(c_t1) }));
         ASSERT_TRUE(r.hit);
         EXPECT_FALSE(r.earliest->is_rational()) << r.earliest->to_string();
         EXPECT_EQ(r.earliest->compare(below), 1) << r.earliest->to_string();
@@ -318,9 +318,10 @@ TEST(OracleEdgeEdge, ParallelNeverTouching)
         { Vec(0, 0, 0), Vec(1, 0, 0), Vec(0, 1, 1), Vec(1, 1, 1) },
         { Vec(0, 0, 0), Vec(1, 0, 0), Vec(0, 1, -1), Vec(1, 1, -1) })));
     // b moves towards a within the plane: parallel all the time, touches at t = 1/2.
-    expect_hit_at(edge_edge(moving(
-                      { Vec(0, 0, 0), Vec(1, 0, 0), Vec(0.5, 1, 0), Vec(1.5, 1, 0) },
-                      { Vec(0, 0, 0), Vec(1, 0, 0), Vec(0.5, -1, 0), Vec(1.5, -1, 0) })),
+    expect_hit_at(
+        edge_edge(moving(
+            { Vec(0, 0, 0), Vec(1, 0, 0), Vec(0.5, 1, 0), Vec(1.5, 1, 0) },
+            { Vec(0, 0, 0), Vec(1, 0, 0), Vec(0.5, -1, 0), Vec(1.5, -1, 0) })),
         mpq_class(1, 2));
 }
 
@@ -328,9 +329,10 @@ TEST(OracleEdgeEdge, CollinearOverlapping)
 {
     expect_hit_at(edge_edge(fixed({ Vec(0, 0, 0), Vec(2, 0, 0), Vec(1, 0, 0), Vec(3, 0, 0) })), mpq_class(0));
     // On one line all the time; b = [3 - 4t, 5 - 4t] reaches a's end x = 2 at t = 1/4.
-    expect_hit_at(edge_edge(moving(
-                      { Vec(0, 0, 0), Vec(2, 0, 0), Vec(3, 0, 0), Vec(5, 0, 0) },
-                      { Vec(0, 0, 0), Vec(2, 0, 0), Vec(-1, 0, 0), Vec(1, 0, 0) })),
+    expect_hit_at(
+        edge_edge(moving(
+            { Vec(0, 0, 0), Vec(2, 0, 0), Vec(3, 0, 0), Vec(5, 0, 0) },
+            { Vec(0, 0, 0), Vec(2, 0, 0), Vec(-1, 0, 0), Vec(1, 0, 0) })),
         mpq_class(1, 4));
     // Same along a diagonal line, b reversed.
     const Vec d(1, 2, 3);
@@ -352,15 +354,22 @@ TEST(OracleEdgeEdge, ZeroLengthEdge)
 {
     const Vec a0(0, 0, 0);
     const Vec a1(2, 0, 0);
-    expect_hit_at(edge_edge(moving({ a0, a1, Vec(1, -1, 0), Vec(1, -1, 0) }, { a0, a1, Vec(1, 1, 0), Vec(1, 1, 0) })), mpq_class(1, 2));
+    expect_hit_at(
+        edge_edge(moving({ a0, a1, Vec(1, -1, 0), Vec(1, -1, 0) }, { a0, a1, Vec(1, 1, 0), Vec(1, 1, 0) })),
+        mpq_class(1, 2));
     expect_miss(edge_edge(moving({ a0, a1, Vec(3, -1, 0), Vec(3, -1, 0) }, { a0, a1, Vec(3, 1, 0), Vec(3, 1, 0) })));
     // Out of the plane: crosses the line z = 0 at t = 1/2 at (1, 0, 0) on the edge.
-    expect_hit_at(edge_edge(moving({ a0, a1, Vec(1, -1, 1), Vec(1, -1, 1) }, { a0, a1, Vec(1, 1, -1), Vec(1, 1, -1) })), mpq_class(1, 2));
-    // Both edges are points passing through (1, 1, 1) at t = 1/2, and passing near it.
-    expect_hit_at(edge_edge(moving({ Vec(0, 0, 0), Vec(0, 0, 0), Vec(2, 0, 0), Vec(2, 0, 0) },
-                      { Vec(2, 2, 2), Vec(2, 2, 2), Vec(0, 2, 2), Vec(0, 2, 2) })),
+    expect_hit_at(
+        edge_edge(moving({ a0, a1, Vec(1, -1, 1), Vec(1, -1, 1) }, { a0, a1, Vec(1, 1, -1), Vec(1, 1, -1) })),
         mpq_class(1, 2));
-    expect_miss(edge_edge(moving({ Vec(0, 0, 0), Vec(0, 0, 0), Vec(2, 0, 0), Vec(2, 0, 0) },
+    // Both edges are points passing through (1, 1, 1) at t = 1/2, and passing near it.
+    expect_hit_at(
+        edge_edge(moving(
+            { Vec(0, 0, 0), Vec(0, 0, 0), Vec(2, 0, 0), Vec(2, 0, 0) },
+            { Vec(2, 2, 2), Vec(2, 2, 2), Vec(0, 2, 2), Vec(0, 2, 2) })),
+        mpq_class(1, 2));
+    expect_miss(edge_edge(moving(
+        { Vec(0, 0, 0), Vec(0, 0, 0), Vec(2, 0, 0), Vec(2, 0, 0) },
         { Vec(2, 2, 2), Vec(2, 2, 2), Vec(0, 2, 2.5), Vec(0, 2, 2.5) })));
 }
 
@@ -443,8 +452,8 @@ std::optional<mpq_class> earliest_feasible(const std::vector<std::pair<mpq_class
 }
 
 /// Half-planes (as linear functions of t) for "point q0 + t dq lies in the convex polygon poly".
-std::vector<std::pair<mpq_class, mpq_class>> inside_polygon(
-    std::vector<Rational2> poly, const Rational2& q0, const Rational2& dq)
+std::vector<std::pair<mpq_class, mpq_class>>
+inside_polygon(std::vector<Rational2> poly, const Rational2& q0, const Rational2& dq)
 {
     mpq_class area2 = 0;
     for (std::size_t i = 0; i < poly.size(); ++i) {
@@ -490,7 +499,8 @@ void expect_same(const OracleResult& r, const std::optional<mpq_class>& expected
 {
     ASSERT_EQ(r.hit, expected.has_value()) << what << ": oracle " << describe(r);
     if (expected) {
-        EXPECT_EQ(r.earliest->compare(*expected), 0) << what << ": oracle " << describe(r) << ", expected " << expected->get_str();
+        EXPECT_EQ(r.earliest->compare(*expected), 0)
+            << what << ": oracle " << describe(r) << ", expected " << expected->get_str();
     }
 }
 
@@ -505,7 +515,8 @@ TEST(OracleRandomized, CoplanarTranslationsVertexFace)
         for (auto& v : tri) {
             v = { coord(rng), coord(rng) };
         }
-        const long area2 = (tri[1][0] - tri[0][0]) * (tri[2][1] - tri[0][1]) - (tri[1][1] - tri[0][1]) * (tri[2][0] - tri[0][0]);
+        const long area2
+            = (tri[1][0] - tri[0][0]) * (tri[2][1] - tri[0][1]) - (tri[1][1] - tri[0][1]) * (tri[2][0] - tri[0][0]);
         if (area2 == 0) {
             continue;
         }
@@ -516,14 +527,15 @@ TEST(OracleRandomized, CoplanarTranslationsVertexFace)
         const Points x = moving(
             { emb(p0[0], p0[1]), emb(tri[0][0], tri[0][1]), emb(tri[1][0], tri[1][1]), emb(tri[2][0], tri[2][1]) },
             { emb(p1[0], p1[1]), emb(tri[0][0] + w[0], tri[0][1] + w[1]), emb(tri[1][0] + w[0], tri[1][1] + w[1]),
-                emb(tri[2][0] + w[0], tri[2][1] + w[1]) });
+              emb(tri[2][0] + w[0], tri[2][1] + w[1]) });
         // Relative to the triangle, p moves from p0 with velocity (p1 - p0 - w).
         std::vector<Rational2> poly;
         for (const auto& v : tri) {
             poly.push_back({ mpq_class(v[0]), mpq_class(v[1]) });
         }
         const auto expected = earliest_feasible(inside_polygon(
-            poly, { mpq_class(p0[0]), mpq_class(p0[1]) }, { mpq_class(p1[0] - p0[0] - w[0]), mpq_class(p1[1] - p0[1] - w[1]) }));
+            poly, { mpq_class(p0[0]), mpq_class(p0[1]) },
+            { mpq_class(p1[0] - p0[0] - w[0]), mpq_class(p1[1] - p0[1] - w[1]) }));
         hits += expected.has_value() ? 1 : 0;
         expect_same(vertex_face(x), expected, "iteration " + std::to_string(iter));
         if (HasFailure()) {
@@ -561,7 +573,7 @@ TEST(OracleRandomized, CoplanarTranslationsEdgeEdge)
         const Points x = moving(
             { emb(e[0][0], e[0][1]), emb(e[1][0], e[1][1]), emb(e[2][0], e[2][1]), emb(e[3][0], e[3][1]) },
             { emb(e[0][0] + wa[0], e[0][1] + wa[1]), emb(e[1][0] + wa[0], e[1][1] + wa[1]),
-                emb(e[2][0] + wb[0], e[2][1] + wb[1]), emb(e[3][0] + wb[0], e[3][1] + wb[1]) });
+              emb(e[2][0] + wb[0], e[2][1] + wb[1]), emb(e[3][0] + wb[0], e[3][1] + wb[1]) });
         expect_same(edge_edge(x), expected, "iteration " + std::to_string(iter));
         if (HasFailure()) {
             return;
@@ -582,7 +594,8 @@ TEST(OracleRandomized, SinglePlaneCrossingVertexFace)
         for (auto& v : tri) {
             v = { mpq_class(coord(rng)), mpq_class(coord(rng)) };
         }
-        const mpq_class area2 = cross2({ tri[1][0] - tri[0][0], tri[1][1] - tri[0][1] }, { tri[2][0] - tri[0][0], tri[2][1] - tri[0][1] });
+        const mpq_class area2 = cross2(
+            { tri[1][0] - tri[0][0], tri[1][1] - tri[0][1] }, { tri[2][0] - tri[0][0], tri[2][1] - tri[0][1] });
         const long z0 = height(rng);
         const long z1 = -height(rng);
         if (sgn(area2) == 0 || z0 == z1) {
@@ -603,8 +616,10 @@ TEST(OracleRandomized, SinglePlaneCrossingVertexFace)
         hits += inside ? 1 : 0;
         auto v3 = [](const Rational2& q, long z) { return Vec(q[0].get_d(), q[1].get_d(), static_cast<double>(z)); };
         const Points x = moving(
-            { v3(p0, z0), v3(tri[0], 0), v3(tri[1], 0), v3(tri[2], 0) }, { v3(p1, z1), v3(tri[0], 0), v3(tri[1], 0), v3(tri[2], 0) });
-        expect_same(vertex_face(x), inside ? std::optional<mpq_class>(t) : std::nullopt, "iteration " + std::to_string(iter));
+            { v3(p0, z0), v3(tri[0], 0), v3(tri[1], 0), v3(tri[2], 0) },
+            { v3(p1, z1), v3(tri[0], 0), v3(tri[1], 0), v3(tri[2], 0) });
+        expect_same(
+            vertex_face(x), inside ? std::optional<mpq_class>(t) : std::nullopt, "iteration " + std::to_string(iter));
         if (HasFailure()) {
             return;
         }
@@ -645,8 +660,10 @@ TEST(OracleRandomized, SinglePlaneCrossingEdgeEdge)
         const Rational2 b0_t1 { e[2][0] + w[0], e[2][1] + w[1] };
         const Rational2 b1_t1 { e[3][0] + w[0], e[3][1] + w[1] };
         const Points x = moving(
-            { v3(e[0], 0), v3(e[1], 0), v3(e[2], z0), v3(e[3], z0) }, { v3(e[0], 0), v3(e[1], 0), v3(b0_t1, z1), v3(b1_t1, z1) });
-        expect_same(edge_edge(x), crossing ? std::optional<mpq_class>(t) : std::nullopt, "iteration " + std::to_string(iter));
+            { v3(e[0], 0), v3(e[1], 0), v3(e[2], z0), v3(e[3], z0) },
+            { v3(e[0], 0), v3(e[1], 0), v3(b0_t1, z1), v3(b1_t1, z1) });
+        expect_same(
+            edge_edge(x), crossing ? std::optional<mpq_class>(t) : std::nullopt, "iteration " + std::to_string(iter));
         if (HasFailure()) {
             return;
         }
@@ -730,10 +747,11 @@ TEST(OracleRandomized, SymmetriesAgree)
             v = iter % 2 == 0 ? Vec(coord(rng), coord(rng), coord(rng)) : Vec(real(rng), real(rng), real(rng));
         }
         auto check = [&](const OracleResult& ref, const OracleResult& other, const char* what) {
-            ASSERT_EQ(ref.hit, other.hit) << what << " iteration " << iter << ": " << describe(ref) << " vs " << describe(other);
+            ASSERT_EQ(ref.hit, other.hit)
+                << what << " iteration " << iter << ": " << describe(ref) << " vs " << describe(other);
             if (ref.hit) {
-                EXPECT_EQ(ref.earliest->compare(*other.earliest), 0) << what << " iteration " << iter << ": " << describe(ref)
-                                                                     << " vs " << describe(other);
+                EXPECT_EQ(ref.earliest->compare(*other.earliest), 0)
+                    << what << " iteration " << iter << ": " << describe(ref) << " vs " << describe(other);
             }
         };
         auto permuted = [&](std::array<int, 4> order) {

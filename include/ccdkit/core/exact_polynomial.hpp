@@ -92,8 +92,7 @@ struct AlgebraicNumber {
 };
 
 /// The distinct real roots of p (not the zero polynomial) in [lower, upper], in increasing order.
-[[nodiscard]] std::vector<AlgebraicNumber>
-real_roots(const IntegerPoly& p, const Dyadic& lower, const Dyadic& upper);
+[[nodiscard]] std::vector<AlgebraicNumber> real_roots(const IntegerPoly& p, const Dyadic& lower, const Dyadic& upper);
 
 /// Exact sign (-1, 0, +1) of g at the algebraic number alpha; may refine alpha's interval.
 [[nodiscard]] int sign_at(const IntegerPoly& g, AlgebraicNumber& alpha);

@@ -31,7 +31,11 @@ struct FilteredDouble {
 
     constexpr FilteredDouble() = default;
     /// An input, exact by definition.
-    constexpr FilteredDouble(double exact) : value(exact), magnitude(exact < 0 ? -exact : exact) { } // NOLINT
+    constexpr FilteredDouble(double exact)
+        : value(exact)
+        , magnitude(exact < 0 ? -exact : exact)
+    {
+    } // NOLINT
 
     /// Upper bound of |value - exact|.
     [[nodiscard]] double error_bound() const { return RELATIVE_BOUND * magnitude + ABSOLUTE_BOUND; }

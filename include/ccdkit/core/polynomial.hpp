@@ -16,7 +16,7 @@ namespace ccdkit {
 /// Bernstein basis of [l, r]. Sums require equal degrees, which keeps the Bernstein basis consistent.
 template <class T, int D> struct Poly {
     static_assert(D >= 0);
-    std::array<T, D + 1> c{};
+    std::array<T, D + 1> c {};
 
     static constexpr int DEGREE = D;
     T& operator[](std::size_t i) { return c[i]; }
@@ -65,8 +65,7 @@ template <class T, int D> PolyVec3<T, D> operator-(const PolyVec3<T, D>& a, cons
     return { a.x - b.x, a.y - b.y, a.z - b.z };
 }
 
-template <class T, int DA, int DB>
-PolyVec3<T, DA + DB> cross(const PolyVec3<T, DA>& a, const PolyVec3<T, DB>& b)
+template <class T, int DA, int DB> PolyVec3<T, DA + DB> cross(const PolyVec3<T, DA>& a, const PolyVec3<T, DB>& b)
 {
     return { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x };
 }

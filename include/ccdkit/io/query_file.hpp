@@ -21,7 +21,7 @@ struct Query {
     QueryKind kind = QueryKind::VERTEX_FACE;
     std::array<Eigen::Vector3d, 8> points;
     std::optional<bool> truth; ///< exact ground truth when the file carries it
-    std::size_t line = 0;      ///< 1-based line of the query's first row in its file
+    std::size_t line = 0; ///< 1-based line of the query's first row in its file
 };
 
 /// The queries of one CSV file.
@@ -44,7 +44,6 @@ struct QueryFile {
 
 /// All query files under the given paths (files or folders, searched recursively), in a stable order.
 /// @throws std::runtime_error for a path that does not exist or a CSV whose kind the path does not name.
-[[nodiscard]] std::vector<QueryFile>
-read_query_paths(const std::vector<std::filesystem::path>& paths);
+[[nodiscard]] std::vector<QueryFile> read_query_paths(const std::vector<std::filesystem::path>& paths);
 
 } // namespace ccdkit

@@ -10,21 +10,21 @@ namespace ccdkit {
 /// Which part of the computation settled a query.
 enum class DecidedBy : std::uint8_t {
     FILTER, ///< floating-point arithmetic with a proven forward error bound
-    EXACT,  ///< exact rational arithmetic (GMP)
-    FLOAT,  ///< plain floating point, no guarantee (the `bsc-float` method)
+    EXACT, ///< exact rational arithmetic (GMP)
+    FLOAT, ///< plain floating point, no guarantee (the `bsc-float` method)
 };
 
 /// Outcome of a query.
 enum class CcdStatus : std::uint8_t {
-    SEPARATED,          ///< no contact for t in [0, t_max]
-    HIT,                ///< first contact at some t in (0, t_max]
+    SEPARATED, ///< no contact for t in [0, t_max]
+    HIT, ///< first contact at some t in (0, t_max]
     INITIALLY_TOUCHING, ///< in contact already at t = 0
-    INVALID_INPUT,      ///< a coordinate is NaN or infinite; nothing was decided
+    INVALID_INPUT, ///< a coordinate is NaN or infinite; nothing was decided
 };
 
 /// Narrow-phase methods behind one API.
 enum class CcdMethod : std::uint8_t {
-    EXACT,     ///< Bernstein sign classification, filtered then exact: the exact answer of the linear model
+    EXACT, ///< Bernstein sign classification, filtered then exact: the exact answer of the linear model
     BSC_FLOAT, ///< the same classification in plain double arithmetic (fast, no guarantee)
 };
 

@@ -12,7 +12,6 @@ namespace ccdkit {
 /// @param[in] motion   positions at t = 0 and t = 1
 /// @param[in] options  t_max, toi tolerance, method
 /// @return hit, status, certified time-of-impact interval; `INVALID_INPUT` if a coordinate is not finite.
-[[nodiscard]] CcdResult
-edge_edge_ccd(const EdgeEdgeMotion& motion, const CcdOptions& options = {});
+[[nodiscard]] CcdResult edge_edge_ccd(const EdgeEdgeMotion& motion, const CcdOptions& options = {});
 
 } // namespace ccdkit

@@ -65,11 +65,15 @@ inline constexpr double SPLIT = 63.0 / 128.0;
 
 template <class Terms, class T> class BernsteinFilter {
 public:
+    /// How often an interval around a root may be shrunk while the inside polynomials stay undecided there.
+    static constexpr int MAX_ROOT_STEPS = 40;
+
     /// Every contact polynomial depends on differences of the points only, so the filter works on the
     /// positions relative to point 0: one rounding each, and error bounds that scale with the (often much
     /// smaller) distances between the points instead of their distance from the origin.
     BernsteinFilter(const QueryMotion& motion, double tolerance, int max_depth)
-        : tolerance_(tolerance), max_depth_(max_depth)
+        : tolerance_(tolerance)
+        , max_depth_(max_depth)
     {
         for (int i = 0; i < 4; ++i) {
             for (int k = 0; k < 3; ++k) {
@@ -119,20 +123,8 @@ private:
         case CoefficientSigns::POSITIVE:
         case CoefficientSigns::NEGATIVE:
             return { FilterVerdict::SEPARATED };
-        case CoefficientSigns::ONE_CHANGE: {
-            bool all_positive = true;
-            for (const auto& g : Terms::inside(x)) {
-                const CoefficientSigns s = classify(g);
-                if (s == CoefficientSigns::NEGATIVE) {
-                    return { FilterVerdict::SEPARATED };
-                }
-                all_positive = all_positive && s == CoefficientSigns::POSITIVE;
-            }
-            if (all_positive) {
-                return narrow_root(l, r, certain_sign(coplanarity.c[0]));
-            }
-            break;
-        }
+        case CoefficientSigns::ONE_CHANGE:
+            return classify_root(x, l, r, certain_sign(coplanarity.c[0]));
         case CoefficientSigns::UNKNOWN:
             break;
         }
@@ -147,6 +139,41 @@ private:
         return classify_interval(mid, r, depth + 1);
     }
 
+    /// [l, r] holds exactly one simple root of the cubic (f(l) has sign sign_at_l); x are the points on
+    /// [l, r]. Decides whether the primitives touch at that root, shrinking the interval around it until the
+    /// inside polynomials have certain signs there (or the filter gives up).
+    [[nodiscard]] FilterOutcome classify_root(QueryPoints<T, 1> x, double l, double r, int sign_at_l) const
+    {
+        for (int step = 0;; ++step) {
+            bool all_positive = true;
+            for (const auto& g : Terms::inside(x)) {
+                const CoefficientSigns s = classify(g);
+                if (s == CoefficientSigns::NEGATIVE) {
+                    return { FilterVerdict::SEPARATED };
+                }
+                all_positive = all_positive && s == CoefficientSigns::POSITIVE;
+            }
+            if (all_positive) {
+                return narrow_root(l, r, sign_at_l);
+            }
+            const double mid = l + SPLIT * (r - l);
+            if (step == MAX_ROOT_STEPS || !(l < mid && mid < r)) {
+                return { FilterVerdict::UNDECIDED, l, r };
+            }
+            const int s = sign_of_coplanarity_at(mid);
+            if (s == 0) {
+                return { FilterVerdict::UNDECIDED, l, r };
+            }
+            (s == sign_at_l ? l : r) = mid;
+            x = points_on(l, r);
+        }
+    }
+
+    [[nodiscard]] int sign_of_coplanarity_at(double t) const
+    {
+        return certain_sign(Terms::coplanarity(points_on(t, t)).c[0]);
+    }
+
     /// Bisects [l, r], which holds exactly one simple root of the cubic, down to the tolerance.
     [[nodiscard]] FilterOutcome narrow_root(double l, double r, int sign_at_l) const
     {
@@ -155,8 +182,7 @@ private:
             if (!(l < mid && mid < r)) {
                 break;
             }
-            const QueryPoints<T, 1> x = points_on(mid, mid);
-            const int s = certain_sign(Terms::coplanarity(x).c[0]);
+            const int s = sign_of_coplanarity_at(mid);
             if (s == 0) {
                 return { FilterVerdict::UNDECIDED, l, r };
             }

@@ -22,8 +22,7 @@ inline constexpr int FLOAT_MAX_DEPTH = 12;
 
 [[nodiscard]] inline bool valid_options(const CcdOptions& options)
 {
-    return options.t_max > 0.0 && options.t_max <= 1.0 && options.tolerance > 0.0
-        && std::isfinite(options.tolerance);
+    return options.t_max > 0.0 && options.t_max <= 1.0 && options.tolerance > 0.0 && std::isfinite(options.tolerance);
 }
 
 /// Runs a query; `contact_data(motion, t, result)` fills contact parameters and normal at time t.
@@ -47,8 +46,9 @@ template <class Terms, class ContactData>
     const std::optional<QueryMotion> unit = motion.scaled_to_unit();
     if (options.method == CcdMethod::BSC_FLOAT) {
         result.decided_by = DecidedBy::FLOAT;
-        const FilterOutcome f = BernsteinFilter<Terms, double>(unit ? *unit : motion, options.tolerance, FLOAT_MAX_DEPTH)
-                                    .run(options.t_max);
+        const FilterOutcome f
+            = BernsteinFilter<Terms, double>(unit ? *unit : motion, options.tolerance, FLOAT_MAX_DEPTH)
+                  .run(options.t_max);
         // Floating point cannot tell a graze from a miss: undecided counts as contact (conservative).
         if (f.verdict != FilterVerdict::SEPARATED) {
             report_contact(f.toi_lower, f.toi_upper, f.toi_upper == 0.0);

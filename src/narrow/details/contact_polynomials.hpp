@@ -43,13 +43,11 @@ struct VertexFaceTerms {
 
     /// At a coplanar time, all three positive iff p is strictly inside the triangle. Each is a barycentric
     /// weight times |n|^2, n = (t1 - t0) x (t2 - t0); they are all zero for a collapsed triangle.
-    template <class T, int D>
-    static std::array<Poly<T, 4 * D>, INSIDE_COUNT> inside(const QueryPoints<T, D>& x)
+    template <class T, int D> static std::array<Poly<T, 4 * D>, INSIDE_COUNT> inside(const QueryPoints<T, D>& x)
     {
         const auto& p = x[0];
         const auto n = cross(x[2] - x[1], x[3] - x[1]);
-        return { dot(cross(x[2] - x[1], p - x[1]), n),
-                 dot(cross(x[3] - x[2], p - x[2]), n),
+        return { dot(cross(x[2] - x[1], p - x[1]), n), dot(cross(x[3] - x[2], p - x[2]), n),
                  dot(cross(x[1] - x[3], p - x[3]), n) };
     }
 
@@ -81,8 +79,7 @@ struct EdgeEdgeTerms {
 
     /// At a coplanar time with m = da x db != 0, the lines meet at ea0 + s da = eb0 + u db with
     /// s |m|^2 = ((eb0 - ea0) x db).m and u |m|^2 = ((eb0 - ea0) x da).m. All four positive iff 0 < s, u < 1.
-    template <class T, int D>
-    static std::array<Poly<T, 4 * D>, INSIDE_COUNT> inside(const QueryPoints<T, D>& x)
+    template <class T, int D> static std::array<Poly<T, 4 * D>, INSIDE_COUNT> inside(const QueryPoints<T, D>& x)
     {
         const auto da = x[1] - x[0];
         const auto db = x[3] - x[2];

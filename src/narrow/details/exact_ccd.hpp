@@ -19,7 +19,6 @@ struct ExactOutcome {
 /// closed set of that kind contains 0, t_max or one of their roots: all of those are tested. The test at a
 /// candidate t: (non-degenerate and every inside polynomial >= 0) or (a point lies on a segment).
 /// Terms is VertexFaceTerms or EdgeEdgeTerms.
-template <class Terms>
-[[nodiscard]] ExactOutcome exact_ccd(const QueryMotion& motion, double t_max, double tolerance);
+template <class Terms> [[nodiscard]] ExactOutcome exact_ccd(const QueryMotion& motion, double t_max, double tolerance);
 
 } // namespace ccdkit::details
