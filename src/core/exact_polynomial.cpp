@@ -122,20 +122,21 @@ IntegerPoly::IntegerPoly(std::vector<mpz_class> coefficients)
     }
 }
 
-int IntegerPoly::sign_at(const Dyadic& t) const
+int IntegerPoly::sign_at(const Dyadic& t) const { return sgn(scaled_value(t.num, t.shift)); }
+
+mpz_class IntegerPoly::scaled_value(const mpz_class& num, unsigned long shift) const
 {
     if (c_.empty()) {
         return 0;
     }
-    // 2^(k d) p(n / 2^k) = sum c_i n^i 2^(k (d - i)), by Horner's rule on integers.
     mpz_class value = c_.back(), term;
     const std::size_t d = c_.size() - 1;
     for (std::size_t i = d; i-- > 0;) {
-        value *= t.num;
-        mpz_mul_2exp(term.get_mpz_t(), c_[i].get_mpz_t(), t.shift * (d - i));
+        value *= num;
+        mpz_mul_2exp(term.get_mpz_t(), c_[i].get_mpz_t(), shift * (d - i));
         value += term;
     }
-    return sgn(value);
+    return value;
 }
 
 IntegerPoly IntegerPoly::derivative() const
@@ -287,10 +288,68 @@ void AlgebraicNumber::bisect()
     }
 }
 
+void AlgebraicNumber::shrink()
+{
+    if (is_dyadic()) {
+        return;
+    }
+    // Both ends on the common denominator 2^k, then the pieces on 2^(k + bits).
+    unsigned long k = 0;
+    const auto [a, b] = aligned(lower, upper, k);
+    const mpz_class qa = q.scaled_value(a, k), qb = q.scaled_value(b, k);
+    const int sign_a = sgn(qa);
+    const unsigned long bits = refinement_bits;
+    const mpz_class pieces = mpz_class(1) << bits;
+    // The secant crosses zero at a + (b - a) qa / (qa - qb): the nearest piece boundary is j.
+    mpz_class num = 2 * pieces * qa + (qa - qb), den = 2 * (qa - qb);
+    if (sgn(den) < 0) {
+        num = -num;
+        den = -den;
+    }
+    mpz_class j;
+    mpz_fdiv_q(j.get_mpz_t(), num.get_mpz_t(), den.get_mpz_t());
+    const mpz_class last = pieces - 1;
+    j = std::max(mpz_class(1), std::min(j, last));
+    const auto point = [&](const mpz_class& i) { // a + i (b - a) / 2^bits
+        mpz_class n = a;
+        mpz_mul_2exp(n.get_mpz_t(), n.get_mpz_t(), bits);
+        n += i * (b - a);
+        return Dyadic(n, k + bits);
+    };
+    const Dyadic xj = point(j);
+    const int sign_j = q.sign_at(xj);
+    if (sign_j == 0) {
+        lower = upper = xj;
+        return;
+    }
+    // The root is right of xj if q keeps lower's sign there; check the neighbouring boundary on that side.
+    const bool right = sign_j == sign_a;
+    const mpz_class neighbour = right ? mpz_class(j + 1) : mpz_class(j - 1);
+    const Dyadic xn = point(neighbour);
+    const int sign_n = q.sign_at(xn);
+    if (sign_n == 0) {
+        lower = upper = xn;
+        return;
+    }
+    const bool success = right ? sign_n != sign_a : sign_n == sign_a;
+    if (right) {
+        lower = success ? xj : xn;
+        if (success) {
+            upper = xn;
+        }
+    } else {
+        upper = success ? xj : xn;
+        if (success) {
+            lower = xn;
+        }
+    }
+    refinement_bits = success ? std::min(2 * bits, 1UL << 16) : std::max(2UL, bits / 2);
+}
+
 void AlgebraicNumber::refine(const Dyadic& width)
 {
     while (compare(difference(upper, lower), width) > 0) {
-        bisect();
+        shrink();
     }
 }
 
@@ -344,24 +403,15 @@ std::vector<AlgebraicNumber> real_roots(const IntegerPoly& p, const Dyadic& lowe
 }
 
 namespace {
-    /// The dyadic as a double, when it is one exactly.
-    std::optional<double> exact_double(const Dyadic& d)
-    {
-        if (mpz_sizeinbase(d.num.get_mpz_t(), 2) > 53 || d.shift > 1000) {
-            return std::nullopt;
-        }
-        return std::ldexp(d.num.get_d(), -static_cast<int>(d.shift));
-    }
-
     /// Sign of g(alpha) decided in floating point: +1 or -1; 0 when a smaller interval may decide it; 2 when
-    /// floating point cannot (g(alpha) is within rounding error of zero). With l, u the ends of alpha's
-    /// interval, |g(alpha) - g(l)| <= (u - l) max |g'| on [l, u], and g(l) has a certified error bound.
+    /// floating point cannot (g(alpha) is within rounding error of zero). With l <= alpha <= u doubles,
+    /// |g(alpha) - g(l)| <= (u - l) max |g'| on [l, u], and g(l) has a certified error bound.
     int filtered_sign_at(const IntegerPoly& g, const AlgebraicNumber& alpha)
     {
         constexpr int HOPELESS = 2;
-        const std::optional<double> l = exact_double(alpha.lower), u = exact_double(alpha.upper);
-        const double reach = l && u ? std::max(std::abs(*l), std::abs(*u)) : 0.0;
-        if (!l || !u || reach > 4.0) {
+        const double l = alpha.lower.round_down(), u = alpha.upper.round_up();
+        const double reach = std::max(std::abs(l), std::abs(u));
+        if (!(reach <= 4.0)) {
             return HOPELESS;
         }
         // Coefficients scaled by a common power of two into [-1, 1]; each conversion truncates (relative
@@ -384,18 +434,39 @@ namespace {
                 }
                 scaled = std::ldexp(mantissa, static_cast<int>(e));
             }
-            value = value * FilteredDouble(*l) + FilteredDouble(scaled);
+            value = value * FilteredDouble(l) + FilteredDouble(scaled);
             if (i > 0) {
                 slope = slope * reach + static_cast<double>(i) * std::abs(scaled);
             }
         }
         constexpr double SLACK = 1.0 + 1e-12; // rounding of the slope bound, and truncated coefficients
-        const double variation = slope * SLACK * SLACK * ((*u - *l) * SLACK);
+        const double variation = slope * SLACK * SLACK * ((u - l) * SLACK);
         const double rounding = value.error_bound() * 2;
         if (std::abs(value.value) - rounding > variation) {
             return value.value > 0 ? 1 : -1;
         }
         return variation > rounding ? 0 : HOPELESS;
+    }
+
+    /// Sign of r(alpha) when alpha's interval proves it: |r(l)| > (u - l) max |r'| on [l, u]; else 0.
+    int certified_sign_at(const IntegerPoly& r, const AlgebraicNumber& alpha)
+    {
+        unsigned long k = 0;
+        const auto [a, b] = aligned(alpha.lower, alpha.upper, k);
+        // Scaled by 2^(k d): |r(l)| 2^(k d) against sum_i i |c_i| M^(i-1) (b - a) 2^(k (d - i)), M = max(|a|, |b|).
+        const mpz_class value = r.scaled_value(a, k);
+        const mpz_class reach = std::max(mpz_class(abs(a)), mpz_class(abs(b)));
+        const auto& c = r.coefficients();
+        const std::size_t d = c.size() - 1;
+        mpz_class bound = 0, power = 1, term;
+        for (std::size_t i = 1; i <= d; ++i) {
+            term = abs(c[i]) * static_cast<unsigned long>(i) * power;
+            mpz_mul_2exp(term.get_mpz_t(), term.get_mpz_t(), k * (d - i));
+            bound += term;
+            power *= reach;
+        }
+        bound *= b - a;
+        return mpz_cmpabs(value.get_mpz_t(), bound.get_mpz_t()) > 0 ? sgn(value) : 0;
     }
 } // namespace
 
@@ -405,8 +476,8 @@ int sign_at(const IntegerPoly& g, AlgebraicNumber& alpha)
         return g.sign_at(alpha.lower);
     }
     // Most signs are far from zero: floating point decides them once alpha's interval is small enough.
-    constexpr int FILTER_BISECTIONS = 60;
-    for (int i = 0; i < FILTER_BISECTIONS; ++i) {
+    constexpr int FILTER_STEPS = 12;
+    for (int i = 0; i < FILTER_STEPS; ++i) {
         const int s = filtered_sign_at(g, alpha);
         if (s == 1 || s == -1) {
             return s;
@@ -414,7 +485,7 @@ int sign_at(const IntegerPoly& g, AlgebraicNumber& alpha)
         if (s != 0) {
             break;
         }
-        alpha.bisect();
+        alpha.shrink();
         if (alpha.is_dyadic()) {
             return g.sign_at(alpha.lower);
         }
@@ -428,20 +499,21 @@ int sign_at(const IntegerPoly& g, AlgebraicNumber& alpha)
     if (r.degree() == 0) {
         return sgn(r.leading()) * d.multiplier_sign;
     }
-    // alpha is a root of r iff it is a root of gcd(q, r), whose roots are simple roots of q.
+    // alpha is a root of r iff it is a root of gcd(q, r), whose roots in (lower, upper) are simple.
     const IntegerPoly h = gcd(alpha.q, r);
     if (h.degree() >= 1 && h.sign_at(alpha.lower) != h.sign_at(alpha.upper)) {
         return 0;
     }
-    // r(alpha) != 0: shrink the interval until r has no root left in it.
-    const SturmSequence sturm(square_free_part(r));
-    while (sturm.count_roots(alpha.lower, alpha.upper) != 0) {
-        alpha.bisect();
+    // r(alpha) != 0: shrink the interval until the sign of r at its end provably carries over to alpha.
+    for (;;) {
+        if (const int s = certified_sign_at(r, alpha)) {
+            return s * d.multiplier_sign;
+        }
+        alpha.shrink();
         if (alpha.is_dyadic()) {
             return g.sign_at(alpha.lower);
         }
     }
-    return r.sign_at(alpha.upper) * d.multiplier_sign;
 }
 
 } // namespace ccdkit::exact

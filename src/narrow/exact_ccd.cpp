@@ -1,14 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "narrow/details/exact_ccd.hpp"
 
-#include "narrow/details/contact_polynomials.hpp"
-
-#include <ccdkit/core/exact_polynomial.hpp>
-
 #include <algorithm>
-#include <cmath>
-#include <limits>
-#include <vector>
 
 namespace ccdkit::details {
 
@@ -52,102 +45,95 @@ namespace {
         }
         return x;
     }
-
-    /// The contact test at a coplanar time, from the exact polynomials of one query.
-    template <class Terms> class ContactTest {
-    public:
-        explicit ContactTest(const QueryPoints<mpz_class, 1>& x)
-            : nondegenerate_(to_integer_poly(Terms::nondegenerate(x)))
-        {
-            for (const auto& g : Terms::inside(x)) {
-                inside_.push_back(to_integer_poly(g));
-            }
-            for (const auto& s : Terms::on_segments(x)) {
-                segments_.push_back({ to_integer_poly(s.collinear), to_integer_poly(s.between) });
-            }
-        }
-
-        /// Whether the primitives touch at alpha, given that their four points are coplanar then.
-        [[nodiscard]] bool holds(AlgebraicNumber& alpha) const
-        {
-            if (exact::sign_at(nondegenerate_, alpha) > 0) {
-                // A proper triangle, or edges that are not parallel: the inside test is exact on its own.
-                return std::all_of(inside_.begin(), inside_.end(), [&](const IntegerPoly& g) {
-                    return exact::sign_at(g, alpha) >= 0;
-                });
-            }
-            return std::any_of(segments_.begin(), segments_.end(), [&](const Segment& s) {
-                return exact::sign_at(s.collinear, alpha) == 0 && exact::sign_at(s.between, alpha) <= 0;
-            });
-        }
-
-        /// Every polynomial whose sign the test reads (for the candidates of coplanar motion).
-        [[nodiscard]] std::vector<const IntegerPoly*> polynomials() const
-        {
-            std::vector<const IntegerPoly*> all { &nondegenerate_ };
-            for (const auto& g : inside_) {
-                all.push_back(&g);
-            }
-            for (const auto& s : segments_) {
-                all.push_back(&s.collinear);
-                all.push_back(&s.between);
-            }
-            return all;
-        }
-
-    private:
-        struct Segment {
-            IntegerPoly collinear, between;
-        };
-        IntegerPoly nondegenerate_;
-        std::vector<IntegerPoly> inside_;
-        std::vector<Segment> segments_;
-    };
-
 } // namespace
 
-template <class Terms> ExactOutcome exact_ccd(const QueryMotion& motion, double t_max, double tolerance)
+template <class Terms>
+ExactCcd<Terms>::ExactCcd(const QueryMotion& motion, double t_max, double tolerance)
+    : x_(exact_points(motion))
+    , coplanarity_(to_integer_poly(Terms::coplanarity(x_)))
+    , nondegenerate_(to_integer_poly(Terms::nondegenerate(x_)))
+    , t_max_(Dyadic::from_double(t_max))
+    , half_tolerance_(Dyadic::from_double(tolerance))
+    , t_max_double_(t_max)
 {
-    const QueryPoints<mpz_class, 1> x = exact_points(motion);
-    const IntegerPoly coplanarity = to_integer_poly(Terms::coplanarity(x));
-    const ContactTest<Terms> test(x);
-    const Dyadic end = Dyadic::from_double(t_max);
-    const Dyadic zero;
+    for (const auto& g : Terms::inside(x_)) {
+        inside_.push_back(to_integer_poly(g));
+    }
+    ++half_tolerance_.shift; // exactly tolerance / 2: outward rounding to doubles may add an ulp on each side
+}
 
+template <class Terms> void ExactCcd<Terms>::build_segments()
+{
+    if (segments_.empty()) {
+        for (const auto& s : Terms::on_segments(x_)) {
+            segments_.push_back({ to_integer_poly(s.collinear), to_integer_poly(s.between) });
+        }
+    }
+}
+
+template <class Terms> bool ExactCcd<Terms>::holds(AlgebraicNumber& alpha)
+{
+    // Only called at coplanar times.
+    if (exact::sign_at(nondegenerate_, alpha) > 0) {
+        // A proper triangle, or edges that are not parallel: the inside test is exact on its own.
+        return std::all_of(
+            inside_.begin(), inside_.end(), [&](const IntegerPoly& g) { return exact::sign_at(g, alpha) >= 0; });
+    }
+    build_segments();
+    return std::any_of(segments_.begin(), segments_.end(), [&](const Segment& s) {
+        return exact::sign_at(s.collinear, alpha) == 0 && exact::sign_at(s.between, alpha) <= 0;
+    });
+}
+
+template <class Terms> ExactOutcome ExactCcd<Terms>::decide(double lower, double upper)
+{
+    const Dyadic from = Dyadic::from_double(lower);
     std::vector<AlgebraicNumber> contacts;
-    if (!coplanarity.is_zero()) {
+    if (!coplanarity_.is_zero()) {
         // Roots come in increasing order: the first that passes is the earliest contact.
-        for (AlgebraicNumber& root : exact::real_roots(coplanarity, zero, end)) {
-            if (test.holds(root)) {
+        for (AlgebraicNumber& root : exact::real_roots(coplanarity_, from, Dyadic::from_double(upper))) {
+            if (holds(root)) {
                 contacts.push_back(std::move(root));
-                break;
+                return earliest_of(contacts);
             }
         }
-    } else {
-        std::vector<AlgebraicNumber> candidates { { IntegerPoly(), zero, zero }, { IntegerPoly(), end, end } };
-        for (const IntegerPoly* p : test.polynomials()) {
-            if (!p->is_zero()) {
-                for (AlgebraicNumber& root : exact::real_roots(*p, zero, end)) {
-                    candidates.push_back(std::move(root));
-                }
+        return { .decided_until = upper };
+    }
+    build_segments();
+    std::vector<AlgebraicNumber> candidates { { IntegerPoly(), from, from }, { IntegerPoly(), t_max_, t_max_ } };
+    const auto add_roots = [&](const IntegerPoly& p) {
+        if (!p.is_zero()) {
+            for (AlgebraicNumber& root : exact::real_roots(p, from, t_max_)) {
+                candidates.push_back(std::move(root));
             }
         }
-        for (AlgebraicNumber& c : candidates) {
-            if (test.holds(c)) {
-                contacts.push_back(std::move(c));
-            }
+    };
+    add_roots(nondegenerate_);
+    for (const IntegerPoly& g : inside_) {
+        add_roots(g);
+    }
+    for (const Segment& s : segments_) {
+        add_roots(s.collinear);
+        add_roots(s.between);
+    }
+    for (AlgebraicNumber& c : candidates) {
+        if (holds(c)) {
+            contacts.push_back(std::move(c));
         }
     }
     if (contacts.empty()) {
-        return {};
+        return { .decided_until = t_max_double_ };
     }
+    return earliest_of(contacts);
+}
+
+template <class Terms> ExactOutcome ExactCcd<Terms>::earliest_of(std::vector<AlgebraicNumber>& contacts) const
+{
     // The earliest contact t* lies in [min lower, min upper] (it is >= its own lower bound and <= every upper
     // bound), and that interval is no wider than the candidates' own intervals.
-    Dyadic width = Dyadic::from_double(tolerance);
-    ++width.shift; // tolerance / 2, exactly: outward rounding to doubles may then add an ulp on each side
-    Dyadic lower = end, upper = end;
+    Dyadic lower = t_max_, upper = t_max_;
     for (AlgebraicNumber& c : contacts) {
-        c.refine(width);
+        c.refine(half_tolerance_);
         if (compare(c.lower, lower) < 0) {
             lower = c.lower;
         }
@@ -155,10 +141,13 @@ template <class Terms> ExactOutcome exact_ccd(const QueryMotion& motion, double 
             upper = c.upper;
         }
     }
-    return { true, sgn(upper.num) == 0, lower.round_down(), upper.round_up() };
+    return { .hit = true,
+             .initially_touching = sgn(upper.num) == 0,
+             .toi_lower = lower.round_down(),
+             .toi_upper = upper.round_up() };
 }
 
-template ExactOutcome exact_ccd<VertexFaceTerms>(const QueryMotion&, double, double);
-template ExactOutcome exact_ccd<EdgeEdgeTerms>(const QueryMotion&, double, double);
+template class ExactCcd<VertexFaceTerms>;
+template class ExactCcd<EdgeEdgeTerms>;
 
 } // namespace ccdkit::details

@@ -46,6 +46,8 @@ public:
 
     /// Sign (-1, 0, +1) of the value at t.
     [[nodiscard]] int sign_at(const Dyadic& t) const;
+    /// 2^(shift degree) p(num / 2^shift): the value at a dyadic point, scaled to an integer.
+    [[nodiscard]] mpz_class scaled_value(const mpz_class& num, unsigned long shift) const;
     [[nodiscard]] IntegerPoly derivative() const;
     /// Divided by the gcd of its coefficients (a positive number: signs are kept).
     [[nodiscard]] IntegerPoly primitive_part() const;
@@ -78,16 +80,22 @@ private:
     std::vector<IntegerPoly> sequence_;
 };
 
-/// A real algebraic number: the only root of the square-free polynomial `q` in the open interval
-/// (lower, upper), where q(lower) and q(upper) have opposite signs; or, when lower == upper, that dyadic.
+/// A real algebraic number: the only root of `q` in the open interval (lower, upper), where it is a simple
+/// root and q(lower) and q(upper) have opposite signs; or, when lower == upper, that dyadic.
 struct AlgebraicNumber {
     IntegerPoly q;
     Dyadic lower, upper;
+    /// Subdivision count (log2) of the next quadratic refinement step; grows while its guesses succeed.
+    unsigned long refinement_bits = 2;
 
     [[nodiscard]] bool is_dyadic() const { return compare(lower, upper) == 0; }
     /// Halves the isolating interval (or lands on the root exactly).
     void bisect();
-    /// Bisects until upper - lower <= width.
+    /// Shrinks the interval by quadratic interval refinement (Abbott 2006): splits it into 2^bits pieces,
+    /// guesses the piece holding the root from the secant, and checks the guess with two evaluations.
+    /// Successive successes square the shrinking factor, so precision doubles per step near a simple root.
+    void shrink();
+    /// Shrinks until upper - lower <= width.
     void refine(const Dyadic& width);
 };
 

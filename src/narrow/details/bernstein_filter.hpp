@@ -83,7 +83,8 @@ public:
         }
     }
 
-    [[nodiscard]] FilterOutcome run(double t_max) { return classify_interval(0.0, t_max, 0); }
+    /// Classifies [lower, upper]; contact before `lower` must have been ruled out by the caller.
+    [[nodiscard]] FilterOutcome run(double lower, double upper) const { return classify_interval(lower, upper, 0); }
 
 private:
     /// Coordinates on [l, r] in the scaled Bernstein basis: each is the linear (x(l), x(r)).

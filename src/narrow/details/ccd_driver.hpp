@@ -19,6 +19,8 @@ namespace ccdkit::details {
 /// almost surely degenerate (an exact root on a split point, coplanar motion), which is the exact stage's job.
 inline constexpr int FILTER_MAX_DEPTH = 8;
 inline constexpr int FLOAT_MAX_DEPTH = 12;
+/// How often the filter may resume after handing a stretch of time to the exact stage.
+inline constexpr int FILTER_ROUNDS = 3;
 
 [[nodiscard]] inline bool valid_options(const CcdOptions& options)
 {
@@ -48,7 +50,7 @@ template <class Terms, class ContactData>
         result.decided_by = DecidedBy::FLOAT;
         const FilterOutcome f
             = BernsteinFilter<Terms, double>(unit ? *unit : motion, options.tolerance, FLOAT_MAX_DEPTH)
-                  .run(options.t_max);
+                  .run(0.0, options.t_max);
         // Floating point cannot tell a graze from a miss: undecided counts as contact (conservative).
         if (f.verdict != FilterVerdict::SEPARATED) {
             report_contact(f.toi_lower, f.toi_upper, f.toi_upper == 0.0);
@@ -56,23 +58,39 @@ template <class Terms, class ContactData>
         return result;
     }
 
-    // The filter's error bounds hold for unit-scaled coordinates only.
-    const FilterOutcome f = unit
-        ? BernsteinFilter<Terms, FilteredDouble>(*unit, options.tolerance, FILTER_MAX_DEPTH).run(options.t_max)
-        : FilterOutcome {};
-    if (f.verdict == FilterVerdict::SEPARATED) {
-        return result;
+    // The filter's error bounds hold for unit-scaled coordinates only; without them everything is exact.
+    const std::optional<BernsteinFilter<Terms, FilteredDouble>> filter = unit
+        ? std::optional(BernsteinFilter<Terms, FilteredDouble>(*unit, options.tolerance, FILTER_MAX_DEPTH))
+        : std::nullopt;
+    std::optional<ExactCcd<Terms>> exact;
+    double from = 0.0;
+    for (int round = 0;; ++round) {
+        // The filter runs first; where it gives up, exact arithmetic decides just that stretch of time, and
+        // the filter resumes after it. Past a few rounds the exact stage takes all that is left.
+        const FilterOutcome f = filter && round < FILTER_ROUNDS
+            ? filter->run(from, options.t_max)
+            : FilterOutcome { .toi_lower = from, .toi_upper = options.t_max };
+        if (f.verdict == FilterVerdict::SEPARATED) {
+            return result;
+        }
+        if (f.verdict == FilterVerdict::CONTACT) {
+            report_contact(f.toi_lower, f.toi_upper, false);
+            return result;
+        }
+        result.decided_by = DecidedBy::EXACT;
+        if (!exact) {
+            exact.emplace(motion, options.t_max, options.tolerance);
+        }
+        const ExactOutcome e = exact->decide(f.toi_lower, f.toi_upper);
+        if (e.hit) {
+            report_contact(e.toi_lower, e.toi_upper, e.initially_touching);
+            return result;
+        }
+        if (e.decided_until >= options.t_max) {
+            return result;
+        }
+        from = e.decided_until;
     }
-    if (f.verdict == FilterVerdict::CONTACT) {
-        report_contact(f.toi_lower, f.toi_upper, false);
-        return result;
-    }
-    result.decided_by = DecidedBy::EXACT;
-    const ExactOutcome e = exact_ccd<Terms>(motion, options.t_max, options.tolerance);
-    if (e.hit) {
-        report_contact(e.toi_lower, e.toi_upper, e.initially_touching);
-    }
-    return result;
 }
 
 } // namespace ccdkit::details

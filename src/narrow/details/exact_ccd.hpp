@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contact_polynomials.hpp"
 #include "query_motion.hpp"
+
+#include <ccdkit/core/exact_polynomial.hpp>
+
+#include <optional>
+#include <vector>
 
 namespace ccdkit::details {
 
@@ -9,16 +15,41 @@ struct ExactOutcome {
     bool hit = false;
     bool initially_touching = false; ///< contact at t = 0 exactly
     double toi_lower = 0.0, toi_upper = 0.0;
+    /// Without a hit: no contact up to this time (the end of the interval asked about, or t_max).
+    double decided_until = 0.0;
 };
 
-/// The exact answer of the linear motion model, in rational arithmetic, for any finite input.
+/// The exact answer of the linear motion model, with integer arithmetic, for any finite input.
 ///
 /// The contact set {t in [0, t_max] : the primitives touch at t} is closed. If the coplanarity cubic is not
 /// identically zero, contact can only happen at its roots, tested in increasing order. If it is identically
 /// zero (coplanar motion), the set is defined by the signs of the other contact polynomials, and a nonempty
-/// closed set of that kind contains 0, t_max or one of their roots: all of those are tested. The test at a
-/// candidate t: (non-degenerate and every inside polynomial >= 0) or (a point lies on a segment).
-/// Terms is VertexFaceTerms or EdgeEdgeTerms.
-template <class Terms> [[nodiscard]] ExactOutcome exact_ccd(const QueryMotion& motion, double t_max, double tolerance);
+/// closed set of that kind contains its ends' candidates: the interval's ends or a root of one of them; all
+/// of those are tested. The test at a candidate t: (non-degenerate and every inside polynomial >= 0) or
+/// (a point lies on a segment). Terms is VertexFaceTerms or EdgeEdgeTerms.
+template <class Terms> class ExactCcd {
+public:
+    ExactCcd(const QueryMotion& motion, double t_max, double tolerance);
+
+    /// Decides the time interval [lower, upper] (0 <= lower <= upper <= t_max), or [lower, t_max] when the
+    /// points stay coplanar (then no finer split helps). The caller has ruled out contact before `lower`.
+    [[nodiscard]] ExactOutcome decide(double lower, double upper);
+
+private:
+    [[nodiscard]] bool holds(exact::AlgebraicNumber& alpha);
+    [[nodiscard]] ExactOutcome earliest_of(std::vector<exact::AlgebraicNumber>& contacts) const;
+    /// The point-on-segment polynomials, built on first use (only degenerate cases need them).
+    void build_segments();
+
+    struct Segment {
+        exact::IntegerPoly collinear, between;
+    };
+    QueryPoints<mpz_class, 1> x_;
+    exact::IntegerPoly coplanarity_, nondegenerate_;
+    std::vector<exact::IntegerPoly> inside_;
+    std::vector<Segment> segments_;
+    exact::Dyadic t_max_, half_tolerance_;
+    double t_max_double_;
+};
 
 } // namespace ccdkit::details
