@@ -388,16 +388,22 @@ std::vector<AlgebraicNumber> real_roots(const IntegerPoly& p, const Dyadic& lowe
 {
     assert(!p.is_zero());
     std::vector<AlgebraicNumber> roots;
-    const IntegerPoly q = square_free_part(p);
-    if (q.degree() <= 0) {
+    if (p.degree() <= 0) {
         return roots;
+    }
+    // The Sturm sequence of p is the remainder sequence of p and p': it ends in gcd(p, p'), which is a
+    // constant exactly when p is square-free (the common case, which so needs no separate gcd).
+    IntegerPoly q = p.primitive_part();
+    std::optional<SturmSequence> sturm(std::in_place, q);
+    if (sturm->last().degree() > 0) {
+        q = pseudo_divide(q, sturm->last()).quotient.primitive_part();
+        sturm.emplace(q);
     }
     if (q.sign_at(lower) == 0) {
         roots.push_back({ q, lower, lower });
     }
     if (compare(lower, upper) < 0) {
-        const SturmSequence sturm(q);
-        isolate(q, sturm, lower, upper, sturm.count_roots(lower, upper), roots);
+        isolate(q, *sturm, lower, upper, sturm->count_roots(lower, upper), roots);
     }
     return roots;
 }

@@ -51,15 +51,21 @@ template <class Terms>
 ExactCcd<Terms>::ExactCcd(const QueryMotion& motion, double t_max, double tolerance)
     : x_(exact_points(motion))
     , coplanarity_(to_integer_poly(Terms::coplanarity(x_)))
-    , nondegenerate_(to_integer_poly(Terms::nondegenerate(x_)))
     , t_max_(Dyadic::from_double(t_max))
     , half_tolerance_(Dyadic::from_double(tolerance))
     , t_max_double_(t_max)
 {
-    for (const auto& g : Terms::inside(x_)) {
-        inside_.push_back(to_integer_poly(g));
-    }
     ++half_tolerance_.shift; // exactly tolerance / 2: outward rounding to doubles may add an ulp on each side
+}
+
+template <class Terms> void ExactCcd<Terms>::build_inside()
+{
+    if (inside_.empty()) {
+        nondegenerate_ = to_integer_poly(Terms::nondegenerate(x_));
+        for (const auto& g : Terms::inside(x_)) {
+            inside_.push_back(to_integer_poly(g));
+        }
+    }
 }
 
 template <class Terms> void ExactCcd<Terms>::build_segments()
@@ -74,6 +80,7 @@ template <class Terms> void ExactCcd<Terms>::build_segments()
 template <class Terms> bool ExactCcd<Terms>::holds(AlgebraicNumber& alpha)
 {
     // Only called at coplanar times.
+    build_inside();
     if (exact::sign_at(nondegenerate_, alpha) > 0) {
         // A proper triangle, or edges that are not parallel: the inside test is exact on its own.
         return std::all_of(
@@ -85,10 +92,17 @@ template <class Terms> bool ExactCcd<Terms>::holds(AlgebraicNumber& alpha)
     });
 }
 
-template <class Terms> ExactOutcome ExactCcd<Terms>::decide(double lower, double upper)
+template <class Terms> ExactOutcome ExactCcd<Terms>::decide(double lower, double upper, bool single_root)
 {
     const Dyadic from = Dyadic::from_double(lower);
     std::vector<AlgebraicNumber> contacts;
+    if (single_root) {
+        contacts.push_back({ coplanarity_, from, Dyadic::from_double(upper) });
+        if (holds(contacts.back())) {
+            return earliest_of(contacts);
+        }
+        return { .decided_until = upper };
+    }
     if (!coplanarity_.is_zero()) {
         // Roots come in increasing order: the first that passes is the earliest contact.
         for (AlgebraicNumber& root : exact::real_roots(coplanarity_, from, Dyadic::from_double(upper))) {
@@ -99,6 +113,7 @@ template <class Terms> ExactOutcome ExactCcd<Terms>::decide(double lower, double
         }
         return { .decided_until = upper };
     }
+    build_inside();
     build_segments();
     std::vector<AlgebraicNumber> candidates { { IntegerPoly(), from, from }, { IntegerPoly(), t_max_, t_max_ } };
     const auto add_roots = [&](const IntegerPoly& p) {

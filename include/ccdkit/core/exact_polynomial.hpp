@@ -72,6 +72,8 @@ struct PseudoDivision {
 class SturmSequence {
 public:
     explicit SturmSequence(const IntegerPoly& square_free);
+    /// The last element: for a polynomial that is not square-free, gcd(p, p') up to a constant factor.
+    [[nodiscard]] const IntegerPoly& last() const { return sequence_.back(); }
     /// Number of distinct real roots in (lower, upper], lower < upper.
     [[nodiscard]] int count_roots(const Dyadic& lower, const Dyadic& upper) const;
 

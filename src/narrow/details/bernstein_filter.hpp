@@ -18,6 +18,8 @@
 
 #include <ccdkit/core/filtered_double.hpp>
 
+#include <algorithm>
+
 namespace ccdkit::details {
 
 enum class FilterVerdict { SEPARATED, CONTACT, UNDECIDED };
@@ -27,6 +29,9 @@ struct FilterOutcome {
     /// CONTACT: the earliest contact time lies in [toi_lower, toi_upper]. UNDECIDED: the interval where the
     /// filter gave up (no contact before toi_lower).
     double toi_lower = 0.0, toi_upper = 0.0;
+    /// UNDECIDED only: [toi_lower, toi_upper] holds exactly one root of the coplanarity polynomial, a simple
+    /// one, and the polynomial has opposite nonzero signs at the two ends.
+    bool single_root = false;
 };
 
 /// Sign when certain, else 0.
@@ -146,24 +151,27 @@ private:
     [[nodiscard]] FilterOutcome classify_root(QueryPoints<T, 1> x, double l, double r, int sign_at_l) const
     {
         for (int step = 0;; ++step) {
-            bool all_positive = true;
+            bool all_positive = true, hopeless = false;
             for (const auto& g : Terms::inside(x)) {
                 const CoefficientSigns s = classify(g);
                 if (s == CoefficientSigns::NEGATIVE) {
                     return { FilterVerdict::SEPARATED };
                 }
                 all_positive = all_positive && s == CoefficientSigns::POSITIVE;
+                // No coefficient with a certain sign: g is within rounding error of zero here, and a smaller
+                // interval will not change that.
+                hopeless = hopeless || std::none_of(g.c.begin(), g.c.end(), [](const T& v) { return certain_sign(v); });
             }
             if (all_positive) {
                 return narrow_root(l, r, sign_at_l);
             }
             const double mid = l + SPLIT * (r - l);
-            if (step == MAX_ROOT_STEPS || !(l < mid && mid < r)) {
-                return { FilterVerdict::UNDECIDED, l, r };
+            if (hopeless || step == MAX_ROOT_STEPS || !(l < mid && mid < r)) {
+                return { FilterVerdict::UNDECIDED, l, r, true };
             }
             const int s = sign_of_coplanarity_at(mid);
             if (s == 0) {
-                return { FilterVerdict::UNDECIDED, l, r };
+                return { FilterVerdict::UNDECIDED, l, r, true };
             }
             (s == sign_at_l ? l : r) = mid;
             x = points_on(l, r);
@@ -185,7 +193,7 @@ private:
             }
             const int s = sign_of_coplanarity_at(mid);
             if (s == 0) {
-                return { FilterVerdict::UNDECIDED, l, r };
+                return { FilterVerdict::UNDECIDED, l, r, true };
             }
             (s == sign_at_l ? l : r) = mid;
         }

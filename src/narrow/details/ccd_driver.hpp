@@ -81,7 +81,7 @@ template <class Terms, class ContactData>
         if (!exact) {
             exact.emplace(motion, options.t_max, options.tolerance);
         }
-        const ExactOutcome e = exact->decide(f.toi_lower, f.toi_upper);
+        const ExactOutcome e = exact->decide(f.toi_lower, f.toi_upper, f.single_root);
         if (e.hit) {
             report_contact(e.toi_lower, e.toi_upper, e.initially_touching);
             return result;

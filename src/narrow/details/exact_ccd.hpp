@@ -33,11 +33,15 @@ public:
 
     /// Decides the time interval [lower, upper] (0 <= lower <= upper <= t_max), or [lower, t_max] when the
     /// points stay coplanar (then no finer split helps). The caller has ruled out contact before `lower`.
-    [[nodiscard]] ExactOutcome decide(double lower, double upper);
+    /// `single_root`: the caller proved that the coplanarity polynomial has exactly one root in
+    /// (lower, upper), a simple one with opposite signs at the ends, so no root isolation is needed.
+    [[nodiscard]] ExactOutcome decide(double lower, double upper, bool single_root);
 
 private:
     [[nodiscard]] bool holds(exact::AlgebraicNumber& alpha);
     [[nodiscard]] ExactOutcome earliest_of(std::vector<exact::AlgebraicNumber>& contacts) const;
+    /// The inside polynomials, built on first use (many queries end before any candidate time is tested).
+    void build_inside();
     /// The point-on-segment polynomials, built on first use (only degenerate cases need them).
     void build_segments();
 
