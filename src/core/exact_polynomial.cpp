@@ -27,17 +27,16 @@ namespace {
             d.shift -= k;
         }
     }
-
-    /// a.num and b.num brought to the common denominator 2^max(shift).
-    std::pair<mpz_class, mpz_class> aligned(const Dyadic& a, const Dyadic& b, unsigned long& shift)
-    {
-        shift = std::max(a.shift, b.shift);
-        mpz_class x = a.num, y = b.num;
-        mpz_mul_2exp(x.get_mpz_t(), x.get_mpz_t(), shift - a.shift);
-        mpz_mul_2exp(y.get_mpz_t(), y.get_mpz_t(), shift - b.shift);
-        return { x, y };
-    }
 } // namespace
+
+std::pair<mpz_class, mpz_class> aligned_numerators(const Dyadic& a, const Dyadic& b, unsigned long& shift)
+{
+    shift = std::max(a.shift, b.shift);
+    mpz_class x = a.num, y = b.num;
+    mpz_mul_2exp(x.get_mpz_t(), x.get_mpz_t(), shift - a.shift);
+    mpz_mul_2exp(y.get_mpz_t(), y.get_mpz_t(), shift - b.shift);
+    return { x, y };
+}
 
 Dyadic::Dyadic(mpz_class n, unsigned long k)
     : num(std::move(n))
@@ -94,21 +93,21 @@ double Dyadic::round_up() const
 int compare(const Dyadic& a, const Dyadic& b)
 {
     unsigned long shift = 0;
-    const auto [x, y] = aligned(a, b, shift);
+    const auto [x, y] = aligned_numerators(a, b, shift);
     return cmp(x, y) < 0 ? -1 : (cmp(x, y) > 0 ? 1 : 0);
 }
 
 Dyadic midpoint(const Dyadic& a, const Dyadic& b)
 {
     unsigned long shift = 0;
-    const auto [x, y] = aligned(a, b, shift);
+    const auto [x, y] = aligned_numerators(a, b, shift);
     return { x + y, shift + 1 };
 }
 
 Dyadic difference(const Dyadic& a, const Dyadic& b)
 {
     unsigned long shift = 0;
-    const auto [x, y] = aligned(a, b, shift);
+    const auto [x, y] = aligned_numerators(a, b, shift);
     return { x - y, shift };
 }
 
@@ -295,7 +294,7 @@ void AlgebraicNumber::shrink()
     }
     // Both ends on the common denominator 2^k, then the pieces on 2^(k + bits).
     unsigned long k = 0;
-    const auto [a, b] = aligned(lower, upper, k);
+    const auto [a, b] = aligned_numerators(lower, upper, k);
     const mpz_class qa = q.scaled_value(a, k), qb = q.scaled_value(b, k);
     const int sign_a = sgn(qa);
     const unsigned long bits = refinement_bits;
@@ -458,7 +457,7 @@ namespace {
     int certified_sign_at(const IntegerPoly& r, const AlgebraicNumber& alpha)
     {
         unsigned long k = 0;
-        const auto [a, b] = aligned(alpha.lower, alpha.upper, k);
+        const auto [a, b] = aligned_numerators(alpha.lower, alpha.upper, k);
         // Scaled by 2^(k d): |r(l)| 2^(k d) against sum_i i |c_i| M^(i-1) (b - a) 2^(k (d - i)), M = max(|a|, |b|).
         const mpz_class value = r.scaled_value(a, k);
         const mpz_class reach = std::max(mpz_class(abs(a)), mpz_class(abs(b)));

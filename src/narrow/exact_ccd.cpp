@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "narrow/details/exact_ccd.hpp"
 
+#include <ccdkit/core/filtered_double.hpp>
+
 #include <algorithm>
+#include <cmath>
 
 namespace ccdkit::details {
 
@@ -77,9 +80,106 @@ template <class Terms> void ExactCcd<Terms>::build_segments()
     }
 }
 
+template <class Terms> bool ExactCcd<Terms>::holds_at(const Dyadic& t) const
+{
+    // The positions at t = n / 2^k, scaled by 2^k: the contact terms are plain integers then.
+    const QueryPoints<mpz_class, 0> p = positions_at(t.num, t.shift);
+    if (sgn(Terms::nondegenerate(p).c[0]) > 0) {
+        const auto inside = Terms::inside(p);
+        return std::all_of(inside.begin(), inside.end(), [](const auto& g) { return sgn(g.c[0]) >= 0; });
+    }
+    const auto segments = Terms::on_segments(p);
+    return std::any_of(segments.begin(), segments.end(), [](const auto& s) {
+        return sgn(s.collinear.c[0]) == 0 && sgn(s.between.c[0]) <= 0;
+    });
+}
+
+template <class Terms> QueryPoints<mpz_class, 0> ExactCcd<Terms>::positions_at(const mpz_class& num, unsigned long shift) const
+{
+    // x0 + t (x1 - x0) at t = num / 2^shift, scaled by 2^shift (the contact terms are homogeneous).
+    QueryPoints<mpz_class, 0> p;
+    for (int i = 0; i < 4; ++i) {
+        const auto at = [&](const Poly<mpz_class, 1>& x) {
+            mpz_class v = x.c[0];
+            mpz_mul_2exp(v.get_mpz_t(), v.get_mpz_t(), shift);
+            v += num * x.c[1];
+            return Poly<mpz_class, 0> { { v } };
+        };
+        p[i] = { at(x_[i].x), at(x_[i].y), at(x_[i].z) };
+    }
+    return p;
+}
+
+template <class Terms> std::optional<bool> ExactCcd<Terms>::holds_near(const AlgebraicNumber& alpha)
+{
+    if (!slopes_) {
+        // Bounds of sum_i |c_i| for each term g(t) = sum_i c_i t^i: the same expression evaluated on
+        // |x0| + |x1 - x0| with every subtraction made an addition (FilteredDouble's magnitude), rounded up.
+        QueryPoints<FilteredDouble, 0> m;
+        for (int i = 0; i < 4; ++i) {
+            const auto bound = [](const Poly<mpz_class, 1>& x) {
+                const double b = mpz_class(abs(x.c[0]) + abs(x.c[1])).get_d() * (1 + 0x1p-40);
+                return Poly<FilteredDouble, 0> { { FilteredDouble(b) } };
+            };
+            m[i] = { bound(x_[i].x), bound(x_[i].y), bound(x_[i].z) };
+        }
+        TermSlopes slopes;
+        slopes.nondegenerate = Terms::nondegenerate(m).c[0].magnitude;
+        for (const auto& g : Terms::inside(m)) {
+            slopes.inside.push_back(g.c[0].magnitude);
+        }
+        slopes_ = slopes;
+    }
+    // With l = a / 2^k and u = b / 2^k: |g(alpha) - g(l)| <= (u - l) max |g'| <= (u - l) D sum |c_i|, so
+    // scaled by 2^(k D), the sign of g(l) is g(alpha)'s once |2^(k D) g(l)| > (b - a) D bound 2^(k (D - 1)).
+    constexpr int D = 4;
+    unsigned long k = 0;
+    const auto [a, b] = exact::aligned_numerators(alpha.lower, alpha.upper, k);
+    const QueryPoints<mpz_class, 0> p = positions_at(a, k);
+    const auto certified = [&, &b = b, &a = a](const mpz_class& value, double slope) -> int {
+        if (!(slope < 1e300)) {
+            return 0;
+        }
+        mpz_class bound(std::ceil(slope * D * (1 + 0x1p-40)));
+        bound *= b - a;
+        mpz_mul_2exp(bound.get_mpz_t(), bound.get_mpz_t(), k * (D - 1));
+        return mpz_cmpabs(value.get_mpz_t(), bound.get_mpz_t()) > 0 ? sgn(value) : 0;
+    };
+    if (certified(Terms::nondegenerate(p).c[0], slopes_->nondegenerate) <= 0) {
+        return std::nullopt; // possibly degenerate: the polynomial path decides
+    }
+    const auto inside = Terms::inside(p);
+    bool all_positive = true;
+    for (std::size_t i = 0; i < inside.size(); ++i) {
+        const int s = certified(inside[i].c[0], slopes_->inside[i]);
+        if (s < 0) {
+            return false;
+        }
+        all_positive = all_positive && s > 0;
+    }
+    if (all_positive) {
+        return true;
+    }
+    return std::nullopt;
+}
+
 template <class Terms> bool ExactCcd<Terms>::holds(AlgebraicNumber& alpha)
 {
     // Only called at coplanar times.
+    if (alpha.is_dyadic()) {
+        return holds_at(alpha.lower);
+    }
+    // Usually the terms are far enough from zero at alpha that their values at a point within 2^-32, 2^-96
+    // or 2^-240 of it decide; quadratic refinement gets there in a few steps.
+    for (const unsigned long bits : { 80UL, 240UL }) {
+        alpha.refine(Dyadic(1, bits));
+        if (alpha.is_dyadic()) {
+            return holds_at(alpha.lower);
+        }
+        if (const std::optional<bool> h = holds_near(alpha)) {
+            return *h;
+        }
+    }
     build_inside();
     if (exact::sign_at(nondegenerate_, alpha) > 0) {
         // A proper triangle, or edges that are not parallel: the inside test is exact on its own.

@@ -9,6 +9,7 @@
 
 #include <gmpxx.h>
 
+#include <utility>
 #include <vector>
 
 namespace ccdkit::exact {
@@ -31,6 +32,8 @@ struct Dyadic {
 [[nodiscard]] int compare(const Dyadic& a, const Dyadic& b);
 [[nodiscard]] Dyadic midpoint(const Dyadic& a, const Dyadic& b);
 [[nodiscard]] Dyadic difference(const Dyadic& a, const Dyadic& b);
+/// The numerators of a and b over their common denominator 2^shift.
+[[nodiscard]] std::pair<mpz_class, mpz_class> aligned_numerators(const Dyadic& a, const Dyadic& b, unsigned long& shift);
 
 /// A polynomial with integer coefficients in the power basis, c[i] t^i, kept trimmed: no trailing zero
 /// coefficients, so the zero polynomial has no coefficients and degree -1.
@@ -88,7 +91,7 @@ struct AlgebraicNumber {
     IntegerPoly q;
     Dyadic lower, upper;
     /// Subdivision count (log2) of the next quadratic refinement step; grows while its guesses succeed.
-    unsigned long refinement_bits = 2;
+    unsigned long refinement_bits = 16;
 
     [[nodiscard]] bool is_dyadic() const { return compare(lower, upper) == 0; }
     /// Halves the isolating interval (or lands on the root exactly).

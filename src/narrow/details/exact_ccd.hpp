@@ -38,7 +38,15 @@ public:
     [[nodiscard]] ExactOutcome decide(double lower, double upper, bool single_root);
 
 private:
+    /// Whether the primitives touch at alpha, a time when their four points are coplanar.
     [[nodiscard]] bool holds(exact::AlgebraicNumber& alpha);
+    /// The same at a dyadic time, from the positions then (no polynomials needed).
+    [[nodiscard]] bool holds_at(const exact::Dyadic& t) const;
+    /// The same at an irrational alpha from the positions at an end of its interval, when its width proves
+    /// that the signs there are alpha's; nothing when it does not (or a term may vanish at alpha).
+    [[nodiscard]] std::optional<bool> holds_near(const exact::AlgebraicNumber& alpha);
+    /// Positions at time num / 2^shift, scaled by 2^shift.
+    [[nodiscard]] QueryPoints<mpz_class, 0> positions_at(const mpz_class& num, unsigned long shift) const;
     [[nodiscard]] ExactOutcome earliest_of(std::vector<exact::AlgebraicNumber>& contacts) const;
     /// The inside polynomials, built on first use (many queries end before any candidate time is tested).
     void build_inside();
@@ -48,6 +56,12 @@ private:
     struct Segment {
         exact::IntegerPoly collinear, between;
     };
+    /// Upper bounds of the sum of |coefficients| of each contact term (for holds_near), computed on first use.
+    struct TermSlopes {
+        double nondegenerate = 0.0;
+        std::vector<double> inside;
+    };
+    std::optional<TermSlopes> slopes_;
     QueryPoints<mpz_class, 1> x_;
     exact::IntegerPoly coplanarity_, nondegenerate_;
     std::vector<exact::IntegerPoly> inside_;
