@@ -43,11 +43,11 @@ namespace {
             }
             const bool truth = s.with_truth == s.queries;
             fmt::print(
-                "{:<48} {:>2} {:>7} {:>6} {:>5} {:>5} {:>9} {:>9} {:>9} {:>10} {:>7} {:>6}\n", path, kind_name(s.kind),
-                s.queries, s.positives, truth ? std::to_string(s.false_positives) : "-",
+                "{:<48} {:>2} {:>7} {:>6} {:>5} {:>5} {:>9} {:>9} {:>9} {:>10} {:>7} {:>6} {:>6}\n", path,
+                kind_name(s.kind), s.queries, s.positives, truth ? std::to_string(s.false_positives) : "-",
                 truth ? std::to_string(s.false_negatives) : "-", microseconds(s.mean_ns), microseconds(s.median_ns),
                 microseconds(s.p99_ns), microseconds(s.max_ns), s.decided_by_filter + s.decided_by_float,
-                s.decided_by_exact);
+                s.decided_by_double_double, s.decided_by_exact);
             for (const auto& miss : s.misses) {
                 fmt::print("    false negative: {}\n", miss);
             }

@@ -77,6 +77,9 @@ std::vector<QuerySetStats> run_query_sets(
                 case DecidedBy::FILTER:
                     ++stats.decided_by_filter;
                     break;
+                case DecidedBy::DOUBLE_DOUBLE:
+                    ++stats.decided_by_double_double;
+                    break;
                 case DecidedBy::EXACT:
                     ++stats.decided_by_exact;
                     break;

@@ -17,7 +17,7 @@ struct QuerySetStats {
     QueryKind kind = QueryKind::VERTEX_FACE;
     std::size_t queries = 0, positives = 0, false_positives = 0, false_negatives = 0, with_truth = 0;
     double mean_ns = 0, median_ns = 0, p99_ns = 0, max_ns = 0;
-    std::size_t decided_by_filter = 0, decided_by_exact = 0, decided_by_float = 0;
+    std::size_t decided_by_filter = 0, decided_by_double_double = 0, decided_by_exact = 0, decided_by_float = 0;
     std::vector<std::string> misses; ///< `file:line` of each false negative, for the report
 };
 

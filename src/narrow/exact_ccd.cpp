@@ -94,7 +94,8 @@ template <class Terms> bool ExactCcd<Terms>::holds_at(const Dyadic& t) const
     });
 }
 
-template <class Terms> QueryPoints<mpz_class, 0> ExactCcd<Terms>::positions_at(const mpz_class& num, unsigned long shift) const
+template <class Terms>
+QueryPoints<mpz_class, 0> ExactCcd<Terms>::positions_at(const mpz_class& num, unsigned long shift) const
 {
     // x0 + t (x1 - x0) at t = num / 2^shift, scaled by 2^shift (the contact terms are homogeneous).
     QueryPoints<mpz_class, 0> p;

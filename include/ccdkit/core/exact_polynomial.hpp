@@ -33,7 +33,8 @@ struct Dyadic {
 [[nodiscard]] Dyadic midpoint(const Dyadic& a, const Dyadic& b);
 [[nodiscard]] Dyadic difference(const Dyadic& a, const Dyadic& b);
 /// The numerators of a and b over their common denominator 2^shift.
-[[nodiscard]] std::pair<mpz_class, mpz_class> aligned_numerators(const Dyadic& a, const Dyadic& b, unsigned long& shift);
+[[nodiscard]] std::pair<mpz_class, mpz_class>
+aligned_numerators(const Dyadic& a, const Dyadic& b, unsigned long& shift);
 
 /// A polynomial with integer coefficients in the power basis, c[i] t^i, kept trimmed: no trailing zero
 /// coefficients, so the zero polynomial has no coefficients and degree -1.

@@ -7,10 +7,11 @@
 
 namespace ccdkit {
 
-/// Which part of the computation settled a query.
+/// The latest stage a query needed, in this order.
 enum class DecidedBy : std::uint8_t {
-    FILTER, ///< floating-point arithmetic with a proven forward error bound
-    EXACT, ///< exact rational arithmetic (GMP)
+    FILTER, ///< double arithmetic with a proven forward error bound
+    DOUBLE_DOUBLE, ///< double-double arithmetic (about 106 bits) with a proven error bound
+    EXACT, ///< exact integer arithmetic (GMP)
     FLOAT, ///< plain floating point, no guarantee (the `bsc-float` method)
 };
 

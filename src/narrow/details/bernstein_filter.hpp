@@ -32,6 +32,7 @@ struct FilterOutcome {
     /// UNDECIDED only: [toi_lower, toi_upper] holds exactly one root of the coplanarity polynomial, a simple
     /// one, and the polynomial has opposite nonzero signs at the two ends.
     bool single_root = false;
+    int sign_at_lower = 0; ///< with single_root: the coplanarity polynomial's sign at toi_lower
 };
 
 /// Sign when certain, else 0.
@@ -167,11 +168,11 @@ private:
             }
             const double mid = l + SPLIT * (r - l);
             if (hopeless || step == MAX_ROOT_STEPS || !(l < mid && mid < r)) {
-                return { FilterVerdict::UNDECIDED, l, r, true };
+                return { FilterVerdict::UNDECIDED, l, r, true, sign_at_l };
             }
             const int s = sign_of_coplanarity_at(mid);
             if (s == 0) {
-                return { FilterVerdict::UNDECIDED, l, r, true };
+                return { FilterVerdict::UNDECIDED, l, r, true, sign_at_l };
             }
             (s == sign_at_l ? l : r) = mid;
             x = points_on(l, r);
@@ -193,7 +194,7 @@ private:
             }
             const int s = sign_of_coplanarity_at(mid);
             if (s == 0) {
-                return { FilterVerdict::UNDECIDED, l, r, true };
+                return { FilterVerdict::UNDECIDED, l, r, true, sign_at_l };
             }
             (s == sign_at_l ? l : r) = mid;
         }

@@ -5,11 +5,13 @@
 // Bernstein classification, and the exact fallback for what the filter cannot decide.
 
 #include "bernstein_filter.hpp"
+#include "double_double_stage.hpp"
 #include "exact_ccd.hpp"
 #include "query_motion.hpp"
 
 #include <ccdkit/narrow/ccd_types.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -62,6 +64,7 @@ template <class Terms, class ContactData>
     const std::optional<BernsteinFilter<Terms, FilteredDouble>> filter = unit
         ? std::optional(BernsteinFilter<Terms, FilteredDouble>(*unit, options.tolerance, FILTER_MAX_DEPTH))
         : std::nullopt;
+    std::optional<DoubleDoubleStage<Terms>> second;
     std::optional<ExactCcd<Terms>> exact;
     double from = 0.0;
     for (int round = 0;; ++round) {
@@ -76,6 +79,21 @@ template <class Terms, class ContactData>
         if (f.verdict == FilterVerdict::CONTACT) {
             report_contact(f.toi_lower, f.toi_upper, false);
             return result;
+        }
+        if (f.single_root) {
+            if (!second) {
+                second.emplace(*unit);
+            }
+            const FilterOutcome g = second->decide_root(f.toi_lower, f.toi_upper, f.sign_at_lower, options.tolerance);
+            if (g.verdict != FilterVerdict::UNDECIDED) {
+                result.decided_by = std::max(result.decided_by, DecidedBy::DOUBLE_DOUBLE);
+                if (g.verdict == FilterVerdict::CONTACT) {
+                    report_contact(g.toi_lower, g.toi_upper, false);
+                    return result;
+                }
+                from = f.toi_upper;
+                continue;
+            }
         }
         result.decided_by = DecidedBy::EXACT;
         if (!exact) {
