@@ -383,6 +383,40 @@ namespace {
     }
 } // namespace
 
+std::vector<mpz_class> bernstein_coefficients(const IntegerPoly& p, const Dyadic& lower, const Dyadic& upper)
+{
+    // With lower = a / 2^k, upper = b / 2^k and t = (a + (b - a) s) / 2^k: 2^(k d) p(t) = sum_j P_j s^j, by
+    // Horner's rule on polynomials in s; then s^j = s^j ((1 - s) + s)^(d - j) gives the Bernstein form.
+    unsigned long k = 0;
+    const auto [a, b] = aligned_numerators(lower, upper, k);
+    const mpz_class w = b - a;
+    const auto& c = p.coefficients();
+    const std::size_t d = c.size() - 1;
+    std::vector<mpz_class> power(d + 1, mpz_class(0)), term(d + 1);
+    for (std::size_t i = d + 1; i-- > 0;) {
+        // power <- power * (a + w s) + c_i 2^(k (d - i))
+        for (std::size_t j = d; j-- > 0;) {
+            term[j + 1] = power[j] * w;
+        }
+        term[0] = 0;
+        for (std::size_t j = 0; j <= d; ++j) {
+            power[j] = power[j] * a + term[j];
+        }
+        mpz_class shifted;
+        mpz_mul_2exp(shifted.get_mpz_t(), c[i].get_mpz_t(), k * (d - i));
+        power[0] += shifted;
+    }
+    std::vector<mpz_class> bernstein(d + 1, mpz_class(0));
+    mpz_class binomial;
+    for (std::size_t m = 0; m <= d; ++m) {
+        for (std::size_t j = 0; j <= m; ++j) {
+            mpz_bin_uiui(binomial.get_mpz_t(), d - j, m - j);
+            bernstein[m] += binomial * power[j];
+        }
+    }
+    return bernstein;
+}
+
 std::vector<AlgebraicNumber> real_roots(const IntegerPoly& p, const Dyadic& lower, const Dyadic& upper)
 {
     assert(!p.is_zero());
@@ -390,9 +424,30 @@ std::vector<AlgebraicNumber> real_roots(const IntegerPoly& p, const Dyadic& lowe
     if (p.degree() <= 0) {
         return roots;
     }
+    IntegerPoly q = p.primitive_part();
+    // Descartes' rule on the Bernstein coefficients settles most cases without a Sturm sequence: no sign
+    // change means no root inside, one sign change exactly one (simple) root.
+    if (compare(lower, upper) < 0) {
+        const std::vector<mpz_class> b = bernstein_coefficients(q, lower, upper);
+        if (sgn(b.front()) != 0 && sgn(b.back()) != 0) {
+            int changes = 0, previous = sgn(b.front());
+            for (const auto& x : b) {
+                if (sgn(x) != 0 && sgn(x) != previous) {
+                    ++changes;
+                    previous = sgn(x);
+                }
+            }
+            if (changes == 0) {
+                return roots;
+            }
+            if (changes == 1) {
+                roots.push_back({ q, lower, upper });
+                return roots;
+            }
+        }
+    }
     // The Sturm sequence of p is the remainder sequence of p and p': it ends in gcd(p, p'), which is a
     // constant exactly when p is square-free (the common case, which so needs no separate gcd).
-    IntegerPoly q = p.primitive_part();
     std::optional<SturmSequence> sturm(std::in_place, q);
     if (sturm->last().degree() > 0) {
         q = pseudo_divide(q, sturm->last()).quotient.primitive_part();

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -40,14 +41,24 @@ namespace {
         throw std::runtime_error(path.string() + ":" + std::to_string(line) + ": " + reason);
     }
 
-    /// A token as it appears in messages; long ones are cut so one bad value cannot flood a log.
+    /// A token as it appears in messages: long ones are cut so one bad value cannot flood a log, and bytes that
+    /// are not printable ASCII (a binary file read as text) are escaped.
     std::string shown(std::string_view text)
     {
         constexpr std::size_t MAX_SHOWN = 40;
-        if (text.size() <= MAX_SHOWN) {
-            return "'" + std::string(text) + "'";
+        std::string result = "'";
+        for (const char c : text.substr(0, MAX_SHOWN)) {
+            const auto byte = static_cast<unsigned char>(c);
+            if (byte >= 0x20 && byte < 0x7F) {
+                result += c;
+            } else {
+                constexpr std::string_view HEX = "0123456789abcdef";
+                result += "\\x";
+                result += HEX[byte >> 4U];
+                result += HEX[byte & 0xFU];
+            }
         }
-        return "'" + std::string(text.substr(0, MAX_SHOWN)) + "...'";
+        return result + (text.size() > MAX_SHOWN ? "...'" : "'");
     }
 
     bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
@@ -171,15 +182,32 @@ namespace {
         std::size_t number_ = 0;
     };
 
-    /// Whole-token parse; from_chars rejects the leading '+' that some writers emit.
-    bool parse_double(std::string_view token, double& value)
+    /// Whole-token parse: invalid_argument for malformed text, result_out_of_range for a magnitude beyond double.
+    /// from_chars rejects the leading '+' that some writers emit, so it is skipped here.
+    std::errc parse_double(std::string_view token, double& value)
     {
         if (token.size() > 1 && token.front() == '+') {
             token.remove_prefix(1);
         }
         const char* end = token.data() + token.size();
         const auto [ptr, error] = std::from_chars(token.data(), end, value);
-        return error == std::errc() && ptr == end;
+        if (ptr != end) {
+            return std::errc::invalid_argument;
+        }
+        if (error == std::errc::result_out_of_range) {
+            // from_chars reports underflow too; like strtod, read it as the nearest double (zero or subnormal).
+            const std::string copy(token);
+            value = std::strtod(copy.c_str(), nullptr);
+            return std::isinf(value) ? std::errc::result_out_of_range : std::errc();
+        }
+        return error;
+    }
+
+    /// The message for a number parse_double() refused.
+    std::string number_error(std::string_view token, std::errc error)
+    {
+        return error == std::errc::result_out_of_range ? "number " + shown(token) + " out of the range of double"
+                                                       : "malformed number " + shown(token);
     }
 
     /// Whole-token parse of a decimal integer; a value beyond 64 bits is result_out_of_range.
@@ -280,8 +308,8 @@ namespace {
                 std::size_t count = 0;
                 for (std::string_view token = tokens.next(); !token.empty(); token = tokens.next(), ++count) {
                     double value = 0.0;
-                    if (!parse_double(token, value)) {
-                        fail_line(path, lines.number(), "malformed number " + shown(token));
+                    if (const std::errc error = parse_double(token, value); error != std::errc()) {
+                        fail_line(path, lines.number(), number_error(token, error));
                     }
                     if (count < 3) {
                         xyz[count] = value;
@@ -289,8 +317,7 @@ namespace {
                 }
                 if (count < 3) {
                     fail_line(
-                        path, lines.number(),
-                        "vertex has " + std::to_string(count) + " coordinates (3 needed: v x y z)");
+                        path, lines.number(), "vertex needs 3 coordinates (v x y z), found " + std::to_string(count));
                 }
                 if (!std::isfinite(xyz[0]) || !std::isfinite(xyz[1]) || !std::isfinite(xyz[2])) {
                     fail_line(
@@ -317,7 +344,7 @@ namespace {
                         fail_line(path, lines.number(), "face index 0 is invalid (OBJ indices start at 1)");
                     }
                     if (index < 0) {
-                        if (-index > vertex_count) {
+                        if (index < -vertex_count) {
                             fail_line(
                                 path, lines.number(),
                                 "face index " + std::to_string(index) + " out of range (" + std::to_string(vertex_count)
@@ -338,7 +365,7 @@ namespace {
                 if (polygon.size() < 3) {
                     fail_line(
                         path, lines.number(),
-                        "face has " + std::to_string(polygon.size()) + " vertices (at least 3 needed)");
+                        "face needs at least 3 vertices, found " + std::to_string(polygon.size()));
                 }
                 append_fan(polygon, indices);
             }
@@ -489,12 +516,26 @@ namespace {
         std::size_t data_line = 0; ///< line number of that byte in an ascii file
     };
 
+    std::string_view trimmed(std::string_view line)
+    {
+        while (!line.empty() && is_blank(line.back())) {
+            line.remove_suffix(1);
+        }
+        return Tokens(line).rest();
+    }
+
+    bool is_single_word(std::string_view line, std::string_view word)
+    {
+        Tokens tokens(line);
+        return tokens.next() == word && tokens.rest().empty();
+    }
+
     PlyHeader read_ply_header(const fs::path& path, std::string_view text)
     {
         PlyHeader header;
         Lines lines(text);
         std::string_view line;
-        if (!lines.next(line) || Tokens(line).rest() != "ply") {
+        if (!lines.next(line) || !is_single_word(line, "ply")) {
             fail_line(path, 1, "not a PLY file (the first line is not 'ply')");
         }
         bool has_format = false;
@@ -524,7 +565,7 @@ namespace {
                     fail_line(path, number, "unknown PLY format " + shown(name));
                 }
                 if (version != "1.0" || !tokens.rest().empty()) {
-                    fail_line(path, number, "unsupported PLY format line " + shown(Tokens(line).rest()));
+                    fail_line(path, number, "unsupported PLY format line " + shown(trimmed(line)));
                 }
                 has_format = true;
             } else if (keyword == "element") {
@@ -534,7 +575,7 @@ namespace {
                 std::int64_t count = 0;
                 if (element.name.empty() || parse_integer(count_text, count) != std::errc() || count < 0
                     || !tokens.rest().empty()) {
-                    fail_line(path, number, "malformed element line " + shown(Tokens(line).rest()));
+                    fail_line(path, number, "malformed element line " + shown(trimmed(line)));
                 }
                 for (const PlyElement& other : header.elements) {
                     if (other.name == element.name) {
@@ -569,7 +610,7 @@ namespace {
                 property.type = *type;
                 property.name = std::string(tokens.next());
                 if (property.name.empty() || !tokens.rest().empty()) {
-                    fail_line(path, number, "malformed property line " + shown(Tokens(line).rest()));
+                    fail_line(path, number, "malformed property line " + shown(trimmed(line)));
                 }
                 PlyElement& element = header.elements.back();
                 for (const PlyProperty& other : element.properties) {
@@ -605,7 +646,8 @@ namespace {
         /// Each value takes at least one character and one separator: bounds what a count can promise.
         [[nodiscard]] std::uint64_t max_instances(const PlyElement& element) const
         {
-            return (text_.size() - pos_) / std::max<std::size_t>(1, 2 * element.properties.size());
+            return (text_.size() - std::min(pos_, text_.size()))
+                / std::max<std::size_t>(1, 2 * element.properties.size());
         }
 
         void begin_instance(const PlyElement& element, std::uint64_t index)
@@ -640,8 +682,8 @@ namespace {
                 return static_cast<double>(parse_integer_of(type, token));
             }
             double value = 0.0;
-            if (!parse_double(token, value)) {
-                fail("malformed number " + shown(token));
+            if (const std::errc error = parse_double(token, value); error != std::errc()) {
+                fail(number_error(token, error));
             }
             return value;
         }
@@ -917,7 +959,7 @@ namespace {
                         continue;
                     }
                     if (count < 3) {
-                        reader.fail("face has " + std::to_string(count) + " vertices (at least 3 needed)");
+                        reader.fail("face needs at least 3 vertices, found " + std::to_string(count));
                     }
                     polygon.clear();
                     for (std::int64_t k = 0; k < count; ++k) {

@@ -2,7 +2,6 @@
 #include "ccdkit/mesh/triangle_mesh.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <string>

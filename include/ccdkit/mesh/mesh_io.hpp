@@ -21,10 +21,10 @@ namespace ccdkit {
 /// a quad becomes two triangles. Degenerate faces (a repeated vertex) are kept; validate() rejects them.
 /// A mesh without faces is allowed; a PLY file without a vertex element is not.
 /// @throws std::runtime_error whose message starts with the file's path and names the line (OBJ, PLY header and
-///         ascii data) or the element and its index (binary PLY), and the reason: an unknown extension or PLY
-///         format, a missing x/y/z or face index property, a malformed number, a file that ends early or holds
-///         data after its last element, a polygon with fewer than 3 vertices, a face index out of range, or a
-///         non-finite coordinate.
+///         ascii data) and, for PLY data, the element and its 0-based index, then the reason: an unknown extension or
+///         PLY format, a missing x/y/z or face index property, a malformed number, a file that ends early or holds data
+///         after its last element, a polygon with fewer than 3 vertices, a face index out of range, or a non-finite
+///         coordinate.
 [[nodiscard]] TriangleMesh read_mesh(const std::filesystem::path& path);
 
 /// Writes a triangle mesh, choosing the format by the file's extension (case-insensitive): `.obj` as text with
