@@ -107,7 +107,8 @@ struct AlgebraicNumber {
 
 /// Bernstein coefficients of p on [lower, upper] (lower < upper), each times a positive factor: the same
 /// signs, so no sign change means no root in (lower, upper), one sign change exactly one.
-[[nodiscard]] std::vector<mpz_class> bernstein_coefficients(const IntegerPoly& p, const Dyadic& lower, const Dyadic& upper);
+[[nodiscard]] std::vector<mpz_class>
+bernstein_coefficients(const IntegerPoly& p, const Dyadic& lower, const Dyadic& upper);
 
 /// The distinct real roots of p (not the zero polynomial) in [lower, upper], in increasing order.
 [[nodiscard]] std::vector<AlgebraicNumber> real_roots(const IntegerPoly& p, const Dyadic& lower, const Dyadic& upper);

@@ -27,10 +27,16 @@ struct FilteredDoubleDouble {
     constexpr FilteredDoubleDouble() = default;
     /// An input, exact by definition.
     constexpr FilteredDoubleDouble(double exact) // NOLINT: implicit by design
-        : hi(exact), magnitude(exact < 0 ? -exact : exact)
+        : hi(exact)
+        , magnitude(exact < 0 ? -exact : exact)
     {
     }
-    constexpr FilteredDoubleDouble(double h, double l, double m) : hi(h), lo(l), magnitude(m) { }
+    constexpr FilteredDoubleDouble(double h, double l, double m)
+        : hi(h)
+        , lo(l)
+        , magnitude(m)
+    {
+    }
 
     [[nodiscard]] double error_bound() const { return RELATIVE_BOUND * magnitude + ABSOLUTE_BOUND; }
 
@@ -87,10 +93,7 @@ inline FilteredDoubleDouble operator+(const FilteredDoubleDouble& x, const Filte
 
 inline FilteredDoubleDouble operator-(const FilteredDoubleDouble& y) { return { -y.hi, -y.lo, y.magnitude }; }
 
-inline FilteredDoubleDouble operator-(const FilteredDoubleDouble& x, const FilteredDoubleDouble& y)
-{
-    return x + (-y);
-}
+inline FilteredDoubleDouble operator-(const FilteredDoubleDouble& x, const FilteredDoubleDouble& y) { return x + (-y); }
 
 /// DWTimesDW (relative error <= 7 u^2 for the variant without the lo * lo term; this one keeps it).
 inline FilteredDoubleDouble operator*(const FilteredDoubleDouble& x, const FilteredDoubleDouble& y)
