@@ -2,6 +2,7 @@
 # Every dependency comes from Debian's packages (scripts/install-deps.sh installs exactly these).
 find_package(Eigen3 3.4 REQUIRED NO_MODULE)
 find_package(nlohmann_json 3.10 REQUIRED)
+find_package(TBB REQUIRED)
 
 # GMP ships no CMake config: find the C++ bindings (gmpxx) and the C library by hand.
 find_path(GMP_INCLUDE_DIR gmpxx.h REQUIRED)

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "bench_command.hpp"
+#include "check_command.hpp"
 #include "queries_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -10,7 +12,9 @@ int main(int argc, char** argv)
 {
     CLI::App app { "ccdkit: robust continuous collision detection" };
     app.require_subcommand(1);
+    ccdkit::cli::add_check_command(app);
     ccdkit::cli::add_queries_command(app);
+    ccdkit::cli::add_bench_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

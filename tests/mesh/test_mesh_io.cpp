@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "support/shared_data.hpp"
+
 #include <ccdkit/mesh/mesh_io.hpp>
 
 #include <gtest/gtest.h>
@@ -680,18 +682,6 @@ TEST_F(MeshIo, PlyBinaryDataErrorsNameElementAndIndex)
 // ---------------------------------------------------------------------------------------------------------------
 // The shared Belgrod frames
 
-fs::path query_dir()
-{
-    if (const char* env = std::getenv("CCDKIT_QUERY_DIR")) {
-        return env;
-    }
-#ifdef CCDKIT_QUERY_DIR
-    return CCDKIT_QUERY_DIR;
-#else
-    return {};
-#endif
-}
-
 /// Every integer in a text, in order (enough for the boxes JSON and the query CSV).
 std::vector<std::int64_t> integers_in(const std::string& text)
 {
@@ -727,7 +717,7 @@ Eigen::RowVector3d query_point(const std::vector<std::int64_t>& csv, std::size_t
 
 TEST_F(MeshIo, ReadsSharedRodTwistFramesWithBelgrodIds)
 {
-    const fs::path set = query_dir() / "belgrod2023" / "rod-twist";
+    const fs::path set = ccdkit::test::shared_query_dir() / "belgrod2023" / "rod-twist";
     if (!fs::exists(set / "frames" / "3036.ply")) {
         GTEST_SKIP() << "shared frames not found at " << set << " (set CCDKIT_QUERY_DIR)";
     }

@@ -2,6 +2,7 @@
 // The public benchmark queries (../shared/ccd-queries): the exact method must reproduce the ground truth on
 // every query, and its time of impact must bracket the oracle's first contact time.
 #include "narrow/ccd_test_support.hpp"
+#include "support/shared_data.hpp"
 
 #include <ccdkit/io/query_file.hpp>
 
@@ -11,17 +12,9 @@
 using namespace ccdkit;
 
 namespace {
-std::filesystem::path query_dir()
-{
-    if (const char* env = std::getenv("CCDKIT_QUERY_DIR")) {
-        return env;
-    }
-    return CCDKIT_QUERY_DIR;
-}
-
 void check_data_set(const std::string& name)
 {
-    const std::filesystem::path dir = query_dir() / name;
+    const std::filesystem::path dir = ccdkit::test::shared_query_dir() / name;
     if (!std::filesystem::exists(dir)) {
         GTEST_SKIP() << "shared queries not found at " << dir << " (set CCDKIT_QUERY_DIR)";
     }

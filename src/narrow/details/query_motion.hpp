@@ -53,12 +53,23 @@ struct QueryMotion {
             return std::nullopt;
         }
         QueryMotion scaled = *this;
-        for (int i = 0; i < 4; ++i) {
-            for (auto* p : { &scaled.start[i], &scaled.end[i] }) {
-                for (int k = 0; k < 3; ++k) {
-                    (*p)[k] = std::ldexp((*p)[k], e);
+        if (e > std::numeric_limits<double>::max_exponent - 1) {
+            // 2^e itself is not a double (the coordinates are all subnormal): scale one by one.
+            for (int i = 0; i < 4; ++i) {
+                for (auto* p : { &scaled.start[i], &scaled.end[i] }) {
+                    for (int k = 0; k < 3; ++k) {
+                        (*p)[k] = std::ldexp((*p)[k], e);
+                    }
                 }
             }
+            return scaled;
+        }
+        // Multiplying by a power of two is exact when the result is a normal double, as checked above,
+        // and much cheaper than ldexp.
+        const double factor = std::ldexp(1.0, e);
+        for (int i = 0; i < 4; ++i) {
+            scaled.start[i] *= factor;
+            scaled.end[i] *= factor;
         }
         return scaled;
     }

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <ccdkit/broad/broad_phase.hpp>
+
+#include <array>
+
+namespace ccdkit {
+
+/// A binary bounding volume hierarchy over boxes. Built top-down in parallel, splitting each node at the
+/// median of its boxes' centers along the axis where the centers spread most; leaves hold up to
+/// LEAF_SIZE boxes. Nodes are stored depth first (a node's left child follows it), so refit() is one
+/// backward pass. Node boxes are single precision, rounded outward (half the memory traffic); the
+/// boxes in the leaves stay double, so the reported pairs are exactly the overlapping ones.
+class Bvh final : public BroadPhase {
+public:
+    static constexpr std::int32_t LEAF_SIZE = 4;
+
+    void build(std::span<const Aabb> boxes) override;
+
+    /// Keeps the tree's shape and recomputes its boxes for moved primitives: `boxes` are the same
+    /// primitives, in the same order and number, as in build(). Queries stay exact; they only slow down
+    /// when the primitives have moved far from where the tree was built.
+    /// @throws std::invalid_argument if the number of boxes differs from build().
+    void refit(std::span<const Aabb> boxes);
+
+    void
+    query(std::span<const Aabb> queries, std::size_t first_query_id, std::vector<CandidatePair>& out, QueryScope scope)
+        const override;
+
+    [[nodiscard]] std::size_t memory_bytes() const override;
+
+private:
+    /// A box in single precision that contains the double box it was made from.
+    struct FloatBox {
+        std::array<float, 3> min, max;
+    };
+    static FloatBox outward(const Aabb& box);
+    static bool overlaps(const FloatBox& a, const FloatBox& b);
+
+    struct Node {
+        FloatBox box;
+        /// Leaf (count > 0): boxes `first` .. `first + count - 1` of boxes_. Inner node (count == 0): the
+        /// left child is the next node, the right child is node `first`.
+        std::int32_t first = 0;
+        std::int32_t count = 0;
+        std::int32_t max_index = 0; ///< the largest input index below this node (prunes SELF_PAIRS)
+    };
+
+    void build_node(std::int32_t node, std::int32_t begin, std::int32_t end, std::span<const Aabb> input);
+    /// Recomputes the box (and max_index) of leaf `node` from boxes_, or of an inner node from its children.
+    void update_node(std::size_t node);
+
+    std::vector<Node> nodes_;
+    std::vector<Aabb> boxes_; ///< the built boxes in leaf order
+    std::vector<std::int32_t> index_; ///< index_[k]: input index of boxes_[k]
+};
+
+} // namespace ccdkit

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+#include <ccdkit/broad/bvh.hpp>
+
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace ccdkit {
+
+namespace {
+    /// Node counts of subtrees over `size` and `size + 1` boxes, split in halves down to leaves of at
+    /// most LEAF_SIZE. The halves of both sizes are `size / 2` or `size / 2 + 1`, so one recursion per
+    /// level suffices (recursing on every half would cost time proportional to the subtree).
+    std::pair<std::int32_t, std::int32_t> subtree_nodes_pair(std::int32_t size)
+    {
+        if (size + 1 <= Bvh::LEAF_SIZE) {
+            return { 1, 1 };
+        }
+        const std::int32_t half = size / 2;
+        const auto [nodes_half, nodes_half_plus_one] = subtree_nodes_pair(half);
+        const auto nodes = [&](std::int32_t n) {
+            if (n <= Bvh::LEAF_SIZE) {
+                return 1;
+            }
+            const std::int32_t small = n / 2, large = n - small;
+            return 1 + (small == half ? nodes_half : nodes_half_plus_one)
+                + (large == half ? nodes_half : nodes_half_plus_one);
+        };
+        return { nodes(size), nodes(size + 1) };
+    }
+
+    std::int32_t subtree_nodes(std::int32_t count) { return subtree_nodes_pair(count).first; }
+
+    constexpr float FLOAT_INF = std::numeric_limits<float>::infinity();
+    constexpr auto FLOAT_MAX = static_cast<double>(std::numeric_limits<float>::max());
+
+    /// The largest float <= x (x finite or infinite, not NaN).
+    float float_below(double x)
+    {
+        if (x > FLOAT_MAX) {
+            return std::numeric_limits<float>::max();
+        }
+        if (x < -FLOAT_MAX) {
+            return -FLOAT_INF;
+        }
+        const auto f = static_cast<float>(x);
+        return static_cast<double>(f) > x ? std::nextafter(f, -FLOAT_INF) : f;
+    }
+
+    float float_above(double x) { return -float_below(-x); }
+
+    /// Subtrees larger than this are built as separate tasks.
+    constexpr std::int32_t PARALLEL_BUILD_MIN = 1 << 12;
+} // namespace
+
+Bvh::FloatBox Bvh::outward(const Aabb& box)
+{
+    FloatBox f;
+    for (int a = 0; a < 3; ++a) {
+        f.min[a] = float_below(box.min[a]);
+        f.max[a] = float_above(box.max[a]);
+    }
+    return f;
+}
+
+bool Bvh::overlaps(const FloatBox& a, const FloatBox& b)
+{
+    return a.min[0] <= b.max[0] && b.min[0] <= a.max[0] && a.min[1] <= b.max[1] && b.min[1] <= a.max[1]
+        && a.min[2] <= b.max[2] && b.min[2] <= a.max[2];
+}
+
+void Bvh::build(std::span<const Aabb> boxes)
+{
+    check_box_count(boxes.size(), "Bvh");
+    const auto count = static_cast<std::int32_t>(boxes.size());
+    index_.resize(boxes.size());
+    std::iota(index_.begin(), index_.end(), 0);
+    boxes_.resize(boxes.size());
+    nodes_.assign(count == 0 ? 0 : static_cast<std::size_t>(subtree_nodes(count)), Node {});
+    if (count > 0) {
+        build_node(0, 0, count, boxes);
+    }
+}
+
+void Bvh::build_node(std::int32_t node, std::int32_t begin, std::int32_t end, std::span<const Aabb> input)
+{
+    const std::int32_t count = end - begin;
+    Node& n = nodes_[static_cast<std::size_t>(node)];
+    if (count <= LEAF_SIZE) {
+        n.first = begin;
+        n.count = count;
+        for (std::int32_t k = begin; k < end; ++k) {
+            boxes_[static_cast<std::size_t>(k)] = input[static_cast<std::size_t>(index_[static_cast<std::size_t>(k)])];
+        }
+        update_node(static_cast<std::size_t>(node));
+        return;
+    }
+    // Split at the median center along the axis where the centers spread most.
+    const auto center = [&](std::int32_t i) {
+        const Aabb& b = input[static_cast<std::size_t>(i)];
+        return b.min * 0.5 + b.max * 0.5; // no overflow near the largest double
+    };
+    Eigen::Array3d low = center(index_[static_cast<std::size_t>(begin)]), high = low;
+    for (std::int32_t k = begin + 1; k < end; ++k) {
+        const Eigen::Array3d c = center(index_[static_cast<std::size_t>(k)]);
+        low = low.min(c);
+        high = high.max(c);
+    }
+    Eigen::Index axis = 0;
+    (high - low).maxCoeff(&axis);
+    const std::int32_t middle = begin + count / 2;
+    std::nth_element(
+        index_.begin() + begin, index_.begin() + middle, index_.begin() + end, [&](std::int32_t a, std::int32_t b) {
+            const Aabb &x = input[static_cast<std::size_t>(a)], &y = input[static_cast<std::size_t>(b)];
+            return x.min[axis] * 0.5 + x.max[axis] * 0.5 < y.min[axis] * 0.5 + y.max[axis] * 0.5;
+        });
+
+    const std::int32_t left = node + 1;
+    const std::int32_t right = left + subtree_nodes(middle - begin);
+    n.first = right;
+    n.count = 0;
+    if (count >= PARALLEL_BUILD_MIN) {
+        tbb::parallel_invoke(
+            [&] { build_node(left, begin, middle, input); }, [&] { build_node(right, middle, end, input); });
+    } else {
+        build_node(left, begin, middle, input);
+        build_node(right, middle, end, input);
+    }
+    update_node(static_cast<std::size_t>(node));
+}
+
+void Bvh::refit(std::span<const Aabb> boxes)
+{
+    if (boxes.size() != boxes_.size()) {
+        throw std::invalid_argument(
+            "Bvh::refit: " + std::to_string(boxes.size()) + " boxes but the tree was built on "
+            + std::to_string(boxes_.size()));
+    }
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, boxes_.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+            for (std::size_t k = r.begin(); k != r.end(); ++k) {
+                boxes_[k] = boxes[static_cast<std::size_t>(index_[k])];
+            }
+        });
+    // Children follow their parent, so a backward pass sees both children before the parent.
+    for (std::size_t i = nodes_.size(); i-- > 0;) {
+        update_node(i);
+    }
+}
+
+void Bvh::update_node(std::size_t node)
+{
+    Node& n = nodes_[node];
+    if (n.count > 0) {
+        Aabb box = boxes_[static_cast<std::size_t>(n.first)];
+        n.max_index = index_[static_cast<std::size_t>(n.first)];
+        for (std::int32_t k = n.first + 1; k < n.first + n.count; ++k) {
+            box = box.merged(boxes_[static_cast<std::size_t>(k)]);
+            n.max_index = std::max(n.max_index, index_[static_cast<std::size_t>(k)]);
+        }
+        n.box = outward(box);
+        return;
+    }
+    const Node& left = nodes_[node + 1];
+    const Node& right = nodes_[static_cast<std::size_t>(n.first)];
+    for (int a = 0; a < 3; ++a) {
+        n.box.min[a] = std::min(left.box.min[a], right.box.min[a]);
+        n.box.max[a] = std::max(left.box.max[a], right.box.max[a]);
+    }
+    n.max_index = std::max(left.max_index, right.max_index);
+}
+
+void Bvh::query(
+    std::span<const Aabb> queries, std::size_t first_query_id, std::vector<CandidatePair>& out, QueryScope scope) const
+{
+    if (nodes_.empty()) {
+        return;
+    }
+    const bool self = scope == QueryScope::SELF_PAIRS;
+    // Depth is about log2(n / LEAF_SIZE) + 1 for the median split; 64 covers any int32 count.
+    std::array<std::int32_t, 64> stack {};
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+        const Aabb& box = queries[q];
+        const FloatBox query_box = outward(box);
+        const auto query_id = static_cast<std::int32_t>(first_query_id + q);
+        std::size_t top = 0;
+        stack[top++] = 0;
+        while (top > 0) {
+            const std::int32_t node = stack[--top];
+            const Node& n = nodes_[static_cast<std::size_t>(node)];
+            if (!overlaps(n.box, query_box) || (self && n.max_index <= query_id)) {
+                continue;
+            }
+            if (n.count == 0) {
+                stack[top++] = n.first;
+                stack[top++] = node + 1;
+                continue;
+            }
+            for (std::int32_t k = n.first; k < n.first + n.count; ++k) {
+                const std::int32_t built_id = index_[static_cast<std::size_t>(k)];
+                if ((!self || built_id > query_id) && ccdkit::overlaps(boxes_[static_cast<std::size_t>(k)], box)) {
+                    out.emplace_back(query_id, built_id);
+                }
+            }
+        }
+    }
+}
+
+std::size_t Bvh::memory_bytes() const
+{
+    return nodes_.capacity() * sizeof(Node) + boxes_.capacity() * sizeof(Aabb)
+        + index_.capacity() * sizeof(std::int32_t);
+}
+
+} // namespace ccdkit

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+#include <ccdkit/broad/brute_force.hpp>
+#include <ccdkit/broad/bvh.hpp>
+#include <ccdkit/broad/sweep_and_prune.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+using namespace ccdkit;
+
+namespace {
+std::vector<CandidatePair> sorted(std::vector<CandidatePair> pairs)
+{
+    std::sort(pairs.begin(), pairs.end());
+    return pairs;
+}
+
+std::vector<CandidatePair> pairs_of(const BroadPhase& broad, const std::vector<Aabb>& queries, std::size_t block = 0)
+{
+    std::vector<CandidatePair> out;
+    if (block == 0) {
+        broad.query(queries, 0, out, QueryScope::ALL_PAIRS);
+        return sorted(out);
+    }
+    for (std::size_t first = 0; first < queries.size(); first += block) {
+        const std::size_t n = std::min(block, queries.size() - first);
+        broad.query(std::span<const Aabb>(queries).subspan(first, n), first, out, QueryScope::ALL_PAIRS);
+    }
+    return sorted(out);
+}
+
+std::vector<CandidatePair> reference(const std::vector<Aabb>& built, const std::vector<Aabb>& queries)
+{
+    BruteForceBroadPhase brute;
+    brute.build(built);
+    return pairs_of(brute, queries);
+}
+
+/// Boxes at random places in [0, 1]^3 with random sizes up to `size`; a fraction `huge` of them are
+/// stretched across the whole scene (a primitive flung far in one step) and a fraction `point` are
+/// single points (primitives that do not move).
+std::vector<Aabb> random_boxes(std::mt19937& rng, int count, double size, double huge = 0.0, double point = 0.0)
+{
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<Aabb> boxes;
+    for (int i = 0; i < count; ++i) {
+        Aabb b;
+        for (int a = 0; a < 3; ++a) {
+            b.min[a] = unit(rng);
+            b.max[a] = b.min[a] + size * unit(rng);
+        }
+        const double kind = unit(rng);
+        if (kind < huge) {
+            b.min[0] = -10.0;
+            b.max[0] = 10.0;
+        } else if (kind < huge + point) {
+            b.max = b.min;
+        }
+        boxes.push_back(b);
+    }
+    return boxes;
+}
+
+std::unique_ptr<BroadPhase> make(BroadPhaseMethod m) { return make_broad_phase(m); }
+
+class BroadPhaseAgreesWithBruteForce : public testing::TestWithParam<BroadPhaseMethod> { };
+
+TEST_P(BroadPhaseAgreesWithBruteForce, RandomScenes)
+{
+    std::mt19937 rng(7);
+    for (const int count : { 0, 1, 2, 5, 37, 300, 2000 }) {
+        for (const double size : { 0.0, 0.01, 0.1, 0.5 }) {
+            const auto built = random_boxes(rng, count, size);
+            const auto queries = random_boxes(rng, count / 2 + 3, size);
+            auto broad = make(GetParam());
+            broad->build(built);
+            EXPECT_EQ(pairs_of(*broad, queries), reference(built, queries)) << count << " boxes of size " << size;
+        }
+    }
+}
+
+TEST_P(BroadPhaseAgreesWithBruteForce, ZeroMotionPointsAndDuplicates)
+{
+    // Points on a coarse lattice: many coincide exactly and touch only their duplicates.
+    std::mt19937 rng(11);
+    std::uniform_int_distribution<int> cell(0, 4);
+    std::vector<Aabb> points;
+    for (int i = 0; i < 500; ++i) {
+        const Eigen::Array3d p(cell(rng), cell(rng), cell(rng));
+        points.push_back({ p, p });
+    }
+    auto broad = make(GetParam());
+    broad->build(points);
+    const auto got = pairs_of(*broad, points);
+    EXPECT_EQ(got, reference(points, points));
+    EXPECT_GT(got.size(), points.size()); // duplicates exist, so more than the diagonal
+}
+
+TEST_P(BroadPhaseAgreesWithBruteForce, HugeMotion)
+{
+    std::mt19937 rng(13);
+    const auto built = random_boxes(rng, 1500, 0.02, 0.05, 0.1);
+    const auto queries = random_boxes(rng, 700, 0.02, 0.05, 0.1);
+    auto broad = make(GetParam());
+    broad->build(built);
+    EXPECT_EQ(pairs_of(*broad, queries), reference(built, queries));
+}
+
+TEST_P(BroadPhaseAgreesWithBruteForce, FaceToFaceTouchingGrid)
+{
+    // Unit cubes of a grid share faces, edges and corners exactly: each touches its 26 neighbours.
+    std::vector<Aabb> cubes;
+    for (int x = 0; x < 6; ++x) {
+        for (int y = 0; y < 6; ++y) {
+            for (int z = 0; z < 6; ++z) {
+                const Eigen::Array3d lo(x, y, z);
+                cubes.push_back({ lo, lo + 1.0 });
+            }
+        }
+    }
+    auto broad = make(GetParam());
+    broad->build(cubes);
+    const auto got = pairs_of(*broad, cubes);
+    EXPECT_EQ(got, reference(cubes, cubes));
+    const std::size_t interior = 4 * 4 * 4;
+    EXPECT_GE(got.size(), interior * 27);
+}
+
+TEST_P(BroadPhaseAgreesWithBruteForce, HugeAndTinyCoordinates)
+{
+    std::vector<Aabb> boxes;
+    for (const double scale : { 1e-300, 1e-20, 1.0, 1e20, 1e300 }) {
+        for (int i = 0; i < 20; ++i) {
+            const Eigen::Array3d lo = Eigen::Array3d(i, -i, 2 * i) * scale;
+            boxes.push_back({ lo, lo + 1.5 * scale });
+            boxes.push_back({ -lo - 1.5 * scale, -lo });
+        }
+    }
+    const double big = std::numeric_limits<double>::max();
+    boxes.push_back({ Eigen::Array3d::Constant(-big), Eigen::Array3d::Constant(big) });
+    auto broad = make(GetParam());
+    broad->build(boxes);
+    EXPECT_EQ(pairs_of(*broad, boxes), reference(boxes, boxes));
+}
+
+TEST_P(BroadPhaseAgreesWithBruteForce, QueriesInBlocksKeepTheirIds)
+{
+    std::mt19937 rng(17);
+    const auto built = random_boxes(rng, 800, 0.05);
+    const auto queries = random_boxes(rng, 1000, 0.05);
+    auto broad = make(GetParam());
+    broad->build(built);
+    EXPECT_EQ(pairs_of(*broad, queries, 64), reference(built, queries));
+}
+
+TEST_P(BroadPhaseAgreesWithBruteForce, RebuildReplacesTheSet)
+{
+    std::mt19937 rng(19);
+    auto broad = make(GetParam());
+    broad->build(random_boxes(rng, 500, 0.1));
+    const auto second = random_boxes(rng, 50, 0.1);
+    broad->build(second);
+    const auto queries = random_boxes(rng, 200, 0.1);
+    EXPECT_EQ(pairs_of(*broad, queries), reference(second, queries));
+    EXPECT_GT(broad->memory_bytes(), 0U);
+}
+
+TEST_P(BroadPhaseAgreesWithBruteForce, SelfPairsOnceEach)
+{
+    std::mt19937 rng(31);
+    for (const double huge : { 0.0, 0.05 }) {
+        const auto boxes = random_boxes(rng, 1200, 0.04, huge, 0.1);
+        std::vector<CandidatePair> expected;
+        for (const auto& p : reference(boxes, boxes)) {
+            if (p.first < p.second) {
+                expected.push_back(p);
+            }
+        }
+        auto broad = make(GetParam());
+        broad->build(boxes);
+        std::vector<CandidatePair> got;
+        for (std::size_t first = 0; first < boxes.size(); first += 100) {
+            broad->query(
+                std::span<const Aabb>(boxes).subspan(first, std::min<std::size_t>(100, boxes.size() - first)), first,
+                got, QueryScope::SELF_PAIRS);
+        }
+        EXPECT_EQ(sorted(got), expected);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Methods,
+    BroadPhaseAgreesWithBruteForce,
+    testing::Values(BroadPhaseMethod::BVH, BroadPhaseMethod::SWEEP_AND_PRUNE, BroadPhaseMethod::BRUTE_FORCE),
+    [](const testing::TestParamInfo<BroadPhaseMethod>& method) {
+        std::string name(name_of(method.param));
+        std::erase(name, '-');
+        return name;
+    });
+
+TEST(Bvh, RefitAfterMotionStaysExact)
+{
+    std::mt19937 rng(23);
+    auto boxes = random_boxes(rng, 3000, 0.02);
+    Bvh bvh;
+    bvh.build(boxes);
+    // Move every box by a random offset, some far: the tree's shape no longer fits, its answers must.
+    std::normal_distribution<double> offset(0.0, 0.3);
+    for (Aabb& b : boxes) {
+        const Eigen::Array3d d(offset(rng), offset(rng), offset(rng));
+        b.min += d;
+        b.max += d;
+    }
+    bvh.refit(boxes);
+    const auto queries = random_boxes(rng, 1000, 0.05);
+    EXPECT_EQ(pairs_of(bvh, queries), reference(boxes, queries));
+    EXPECT_THROW(bvh.refit(std::span<const Aabb>(boxes).first(10)), std::invalid_argument);
+}
+
+TEST(Bvh, SizesAroundLeafAndTaskThresholds)
+{
+    // The depth-first layout places each right child from subtree sizes computed ahead; sizes around
+    // the leaf size and the parallel-build threshold exercise that bookkeeping.
+    std::mt19937 rng(29);
+    for (const int count : { 1, 3, 4, 5, 8, 9, 1000, 4095, 4096, 4097, 70001 }) {
+        Bvh bvh;
+        const auto boxes = random_boxes(rng, count, 0.0);
+        bvh.build(boxes);
+        const auto got = pairs_of(bvh, boxes);
+        EXPECT_EQ(got.size(), static_cast<std::size_t>(count)) << "each point only meets itself";
+    }
+}
+
+TEST(BroadPhaseNames, RoundTrip)
+{
+    for (const auto m : { BroadPhaseMethod::BVH, BroadPhaseMethod::SWEEP_AND_PRUNE, BroadPhaseMethod::BRUTE_FORCE }) {
+        EXPECT_EQ(broad_phase_method_from_name(name_of(m)), m);
+    }
+    EXPECT_FALSE(broad_phase_method_from_name("octree"));
+}
+} // namespace

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include <ccdkit/broad/mesh_ccd.hpp>
+#include <ccdkit/mesh/cloth_scene.hpp>
+#include <ccdkit/mesh/triangle_mesh.hpp>
+#include <ccdkit/narrow/edge_edge_ccd.hpp>
+#include <ccdkit/narrow/vertex_face_ccd.hpp>
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <set>
+
+using namespace ccdkit;
+
+namespace {
+std::set<std::pair<int, int>> vertex_face_pairs(const MeshCcdResult& r)
+{
+    std::set<std::pair<int, int>> s;
+    for (const auto& h : r.vertex_face) {
+        s.insert({ h.vertex, h.face });
+    }
+    return s;
+}
+
+std::set<std::pair<int, int>> edge_edge_pairs(const MeshCcdResult& r)
+{
+    std::set<std::pair<int, int>> s;
+    for (const auto& h : r.edge_edge) {
+        s.insert({ h.edge_a, h.edge_b });
+    }
+    return s;
+}
+
+/// Every pair tested directly, no broad phase: the reference for the whole pipeline.
+MeshCcdResult all_pairs(const ClothScene& s, const Eigen::MatrixX2i& edges)
+{
+    MeshCcdResult r;
+    const auto& v0 = s.start.vertices;
+    const auto& v1 = s.end;
+    const auto& f = s.start.faces;
+    const auto p0 = [&](Eigen::Index i) -> Eigen::Vector3d { return v0.row(i).transpose(); };
+    const auto p1 = [&](Eigen::Index i) -> Eigen::Vector3d { return v1.row(i).transpose(); };
+    for (int v = 0; v < v0.rows(); ++v) {
+        for (int j = 0; j < f.rows(); ++j) {
+            if (f(j, 0) == v || f(j, 1) == v || f(j, 2) == v) {
+                continue;
+            }
+            const CcdResult c = vertex_face_ccd(
+                { p0(v), p0(f(j, 0)), p0(f(j, 1)), p0(f(j, 2)), p1(v), p1(f(j, 0)), p1(f(j, 1)), p1(f(j, 2)) });
+            if (c.hit) {
+                r.vertex_face.push_back({ v, j, c.toi_lower, c.toi_upper });
+            }
+        }
+    }
+    for (int a = 0; a < edges.rows(); ++a) {
+        for (int b = a + 1; b < edges.rows(); ++b) {
+            const auto ea = edges.row(a), eb = edges.row(b);
+            if (ea[0] == eb[0] || ea[0] == eb[1] || ea[1] == eb[0] || ea[1] == eb[1]) {
+                continue;
+            }
+            const CcdResult c = edge_edge_ccd(
+                { p0(ea[0]), p0(ea[1]), p0(eb[0]), p0(eb[1]), p1(ea[0]), p1(ea[1]), p1(eb[0]), p1(eb[1]) });
+            if (c.hit) {
+                r.edge_edge.push_back({ a, b, c.toi_lower, c.toi_upper });
+            }
+        }
+    }
+    return r;
+}
+} // namespace
+
+class MeshCcdBroadPhases : public ::testing::TestWithParam<BroadPhaseMethod> { };
+
+TEST_P(MeshCcdBroadPhases, AgreesWithAllPairs)
+{
+    for (const double shake : { 0.0, 0.6, 3.0 }) {
+        SCOPED_TRACE(shake);
+        const ClothScene s = crumpling_cloth(9, shake, 7);
+        const Eigen::MatrixX2i edges = edges_from_faces(s.start.faces);
+        MeshCcdOptions options;
+        options.broad_phase = GetParam();
+        options.block_size = 37; // several blocks
+        const MeshCcdResult r = mesh_ccd(s.start.vertices, s.end, edges, s.start.faces, options);
+        const MeshCcdResult expected = all_pairs(s, edges);
+        EXPECT_EQ(vertex_face_pairs(r), vertex_face_pairs(expected));
+        EXPECT_EQ(edge_edge_pairs(r), edge_edge_pairs(expected));
+        if (shake > 1.0) {
+            EXPECT_FALSE(r.vertex_face.empty());
+        }
+        if (r.earliest_toi_lower) {
+            EXPECT_LE(*r.earliest_toi_lower, *r.earliest_toi_upper);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Methods,
+    MeshCcdBroadPhases,
+    ::testing::Values(BroadPhaseMethod::BVH, BroadPhaseMethod::SWEEP_AND_PRUNE, BroadPhaseMethod::BRUTE_FORCE));
+
+TEST(MeshCcd, StaticMeshDoesNotCollide)
+{
+    const ClothScene s = crumpling_cloth(12, 0.0);
+    const MeshCcdResult r
+        = mesh_ccd(s.start.vertices, s.start.vertices, edges_from_faces(s.start.faces), s.start.faces);
+    EXPECT_TRUE(r.vertex_face.empty());
+    EXPECT_TRUE(r.edge_edge.empty());
+    EXPECT_FALSE(r.earliest_toi_lower.has_value());
+    EXPECT_GT(r.vertex_face_candidates, 0U);
+}
+
+TEST(MeshCcd, BadInput)
+{
+    const ClothScene s = crumpling_cloth(4);
+    const Eigen::MatrixX2i edges = edges_from_faces(s.start.faces);
+    Eigen::MatrixX3d fewer = s.end.topRows(s.end.rows() - 1);
+    EXPECT_THROW((void)mesh_ccd(s.start.vertices, fewer, edges, s.start.faces), std::invalid_argument);
+    Eigen::MatrixX3d nan = s.end;
+    nan(3, 1) = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_THROW((void)mesh_ccd(s.start.vertices, nan, edges, s.start.faces), std::invalid_argument);
+    Eigen::MatrixX3i bad = s.start.faces;
+    bad(0, 2) = static_cast<int>(s.end.rows());
+    EXPECT_THROW((void)mesh_ccd(s.start.vertices, s.end, edges, bad), std::invalid_argument);
+}
