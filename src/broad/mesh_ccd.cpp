@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <ccdkit/broad/aabb.hpp>
 #include <ccdkit/broad/mesh_ccd.hpp>
+#include <ccdkit/broad/spatial_order.hpp>
 #include <ccdkit/narrow/edge_edge_ccd.hpp>
 #include <ccdkit/narrow/vertex_face_ccd.hpp>
 
@@ -58,6 +59,25 @@ namespace {
         check_indices(edges, "edge");
         check_indices(faces, "face");
     }
+
+    /// Boxes in spatial_order(), with the way back to the input numbering.
+    struct SortedBoxes {
+        explicit SortedBoxes(const std::vector<Aabb>& input)
+            : order(spatial_order(input))
+            , boxes(input.size())
+        {
+            for (std::size_t k = 0; k < order.size(); ++k) {
+                boxes[k] = input[static_cast<std::size_t>(order[k])];
+            }
+        }
+        [[nodiscard]] std::int32_t original(std::int32_t sorted) const
+        {
+            return order[static_cast<std::size_t>(sorted)];
+        }
+
+        std::vector<std::int32_t> order; ///< order[k]: input index of boxes[k]
+        std::vector<Aabb> boxes;
+    };
 
     /// Builds the broad phase on `built`, queries `queries` block by block, and hands each block's
     /// candidate pairs (query index, built index) to `narrow` before the next block.
@@ -136,15 +156,21 @@ MeshCcdResult mesh_ccd(
     MeshCcdResult result;
     const double inflation = 0.0;
     auto start = Clock::now();
-    const std::vector<Aabb> vertex_box = vertex_boxes(v0, v1, inflation);
-    const std::vector<Aabb> edge_box = edge_boxes(v0, v1, edges, inflation);
-    const std::vector<Aabb> face_box = face_boxes(v0, v1, faces, inflation);
+    // Primitives are handed to the broad phase in a spatial order, so that consecutive queries touch the
+    // same parts of the structure; pairs are mapped back to the input numbering before the narrow phase.
+    const SortedBoxes vertices_sorted(vertex_boxes(v0, v1, inflation));
+    const SortedBoxes edges_sorted(edge_boxes(v0, v1, edges, inflation));
+    const SortedBoxes faces_sorted(face_boxes(v0, v1, faces, inflation));
     result.broad_phase_ms += elapsed_ms(start);
     const auto p0 = [&](Eigen::Index i) -> Eigen::Vector3d { return v0.row(i).transpose(); };
     const auto p1 = [&](Eigen::Index i) -> Eigen::Vector3d { return v1.row(i).transpose(); };
 
     for_each_candidate_block(
-        face_box, vertex_box, QueryScope::ALL_PAIRS, options, result, 0.0, 0.5, [&](std::vector<Pair>& pairs) {
+        faces_sorted.boxes, vertices_sorted.boxes, QueryScope::ALL_PAIRS, options, result, 0.0, 0.5,
+        [&](std::vector<Pair>& pairs) {
+            for (Pair& p : pairs) {
+                p = { vertices_sorted.original(p.first), faces_sorted.original(p.second) };
+            }
             // A vertex is never tested against a face it belongs to.
             std::erase_if(pairs, [&](const Pair& p) {
                 const auto f = faces.row(p.second);
@@ -163,7 +189,11 @@ MeshCcdResult mesh_ccd(
             });
         });
     for_each_candidate_block(
-        edge_box, edge_box, QueryScope::SELF_PAIRS, options, result, 0.5, 0.5, [&](std::vector<Pair>& pairs) {
+        edges_sorted.boxes, edges_sorted.boxes, QueryScope::SELF_PAIRS, options, result, 0.5, 0.5,
+        [&](std::vector<Pair>& pairs) {
+            for (Pair& p : pairs) {
+                p = std::minmax(edges_sorted.original(p.first), edges_sorted.original(p.second));
+            }
             // Never two edges that share a vertex (the broad phase gives each unordered pair once).
             std::erase_if(pairs, [&](const Pair& p) {
                 const auto a = edges.row(p.first), b = edges.row(p.second);

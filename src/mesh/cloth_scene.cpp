@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <ccdkit/mesh/cloth_scene.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -21,15 +22,21 @@ ClothScene crumpling_cloth(int resolution, double shake, std::uint64_t seed)
     std::mt19937_64 rng(seed);
     std::normal_distribution<double> noise(0.0, shake * h);
     constexpr double PI = std::numbers::pi;
+    // The sheet crumples over a slow process s in [0, 1]: pushed together sideways while its folds grow.
+    // One time step covers ds of it, short enough that the folding moves a vertex about half an edge
+    // length whatever the resolution (as a simulator's step would); the shake comes on top.
+    const auto crumpled = [&](double x, double y, double s) {
+        const double wave = std::sin(6 * PI * x) * std::cos(4 * PI * y);
+        return Eigen::RowVector3d((1.0 - 0.2 * s) * x + 0.1 * s, y, (0.05 + 0.03 * s) * wave);
+    };
+    const double s0 = 0.5;
+    const double ds = std::min(0.5, 5.0 * h);
     for (int j = 0; j < n; ++j) {
         for (int i = 0; i < n; ++i) {
             const Eigen::Index v = static_cast<Eigen::Index>(j) * n + i;
             const double x = i * h, y = j * h;
-            // Folds: a few waves whose amplitude grows during the step while the sheet is pushed together.
-            const double wave = std::sin(6 * PI * x) * std::cos(4 * PI * y);
-            scene.start.vertices.row(v) << x, y, 0.05 * wave;
-            scene.end.row(v) << 0.8 * x + 0.1, y, 0.08 * wave;
-            scene.end.row(v) += Eigen::RowVector3d(noise(rng), noise(rng), noise(rng));
+            scene.start.vertices.row(v) = crumpled(x, y, s0);
+            scene.end.row(v) = crumpled(x, y, s0 + ds) + Eigen::RowVector3d(noise(rng), noise(rng), noise(rng));
         }
     }
     scene.start.faces.resize(2 * static_cast<Eigen::Index>(n - 1) * (n - 1), 3);

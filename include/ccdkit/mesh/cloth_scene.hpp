@@ -14,9 +14,10 @@ struct ClothScene {
 };
 
 /// A square sheet of `resolution` x `resolution` vertices (2 (resolution - 1)^2 triangles) folded into
-/// waves, whose step compresses it sideways and shakes every vertex by a random displacement of about
-/// `shake` edge lengths: neighbouring folds and triangles run into each other, as in a cloth crumpling
-/// under contact. Deterministic for a given seed. resolution >= 2.
+/// waves, whose step compresses it sideways and deepens the folds (moving each vertex up to about half an
+/// edge length, at any resolution) and shakes every vertex by a random displacement of about `shake` edge
+/// lengths: neighbouring triangles run into each other, as in a cloth crumpling under contact.
+/// Deterministic for a given seed. resolution >= 2.
 [[nodiscard]] ClothScene crumpling_cloth(int resolution, double shake = 0.6, std::uint64_t seed = 1);
 
 } // namespace ccdkit

@@ -5,6 +5,7 @@
 // Bernstein classification, and the exact fallback for what the filter cannot decide.
 
 #include "bernstein_filter.hpp"
+#include "coplanarity_prefilter.hpp"
 #include "double_double_stage.hpp"
 #include "exact_ccd.hpp"
 #include "query_motion.hpp"
@@ -47,6 +48,10 @@ template <class Terms, class ContactData>
         contact_data(motion, upper, result);
     };
 
+    if (never_coplanar(motion)) {
+        result.decided_by = options.method == CcdMethod::BSC_FLOAT ? DecidedBy::FLOAT : DecidedBy::FILTER;
+        return result;
+    }
     const std::optional<QueryMotion> unit = motion.scaled_to_unit();
     if (options.method == CcdMethod::BSC_FLOAT) {
         result.decided_by = DecidedBy::FLOAT;
