@@ -3,7 +3,7 @@
 """Runs `ccdkit queries` several times over the shared benchmark queries and prints the README's
 Performance table (Markdown): per method and set, the median over the runs of each statistic.
 
-Usage: scripts/perf-table.py [RUNS] [PATH]   (defaults: 3, ../shared/ccd-queries)"""
+Usage: scripts/perf-table.py [RUNS] [PATH]   (defaults: 3, ../shared/ccd-queries; $CCDKIT_CLI: the ccdkit binary)"""
 import json
 import os
 import statistics
@@ -14,7 +14,7 @@ import tempfile
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 path = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "..", "shared", "ccd-queries")
-cli = os.path.join(root, "build", "release", "apps", "ccdkit", "ccdkit")
+cli = os.environ.get("CCDKIT_CLI", os.path.join(root, "build", "release", "apps", "ccdkit", "ccdkit"))
 
 results = []
 for _ in range(runs):

@@ -72,6 +72,7 @@ namespace {
                 { "max_ns", s.max_ns },
                 { "decided_by",
                   { { "filter", s.decided_by_filter },
+                    { "double_double", s.decided_by_double_double },
                     { "exact", s.decided_by_exact },
                     { "float", s.decided_by_float } } },
             });
