@@ -25,41 +25,6 @@ namespace {
         return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
     }
 
-    void check_input(
-        const Eigen::MatrixX3d& v0,
-        const Eigen::MatrixX3d& v1,
-        const Eigen::MatrixX2i& edges,
-        const Eigen::MatrixX3i& faces)
-    {
-        if (v0.rows() != v1.rows()) {
-            throw std::invalid_argument(
-                "mesh_ccd: " + std::to_string(v0.rows()) + " vertices at t0 but " + std::to_string(v1.rows())
-                + " at t1");
-        }
-        for (const auto* v : { &v0, &v1 }) {
-            for (Eigen::Index i = 0; i < v->rows(); ++i) {
-                if (!v->row(i).allFinite()) {
-                    throw std::invalid_argument(
-                        "mesh_ccd: vertex " + std::to_string(i) + " at " + (v == &v0 ? "t0" : "t1")
-                        + " has a non-finite coordinate");
-                }
-            }
-        }
-        const auto check_indices = [&](const auto& m, const char* what) {
-            for (Eigen::Index r = 0; r < m.rows(); ++r) {
-                for (Eigen::Index c = 0; c < m.cols(); ++c) {
-                    if (m(r, c) < 0 || m(r, c) >= v0.rows()) {
-                        throw std::invalid_argument(
-                            "mesh_ccd: " + std::string(what) + " " + std::to_string(r) + " has vertex index "
-                            + std::to_string(m(r, c)) + " out of range (" + std::to_string(v0.rows()) + " vertices)");
-                    }
-                }
-            }
-        };
-        check_indices(edges, "edge");
-        check_indices(faces, "face");
-    }
-
     /// Boxes in spatial_order(), with the way back to the input numbering.
     struct SortedBoxes {
         explicit SortedBoxes(const std::vector<Aabb>& input)
@@ -145,6 +110,40 @@ namespace {
     }
 } // namespace
 
+void check_mesh_motion(
+    const Eigen::MatrixX3d& v0,
+    const Eigen::MatrixX3d& v1,
+    const Eigen::MatrixX2i& edges,
+    const Eigen::MatrixX3i& faces)
+{
+    if (v0.rows() != v1.rows()) {
+        throw std::invalid_argument(
+            "mesh_ccd: " + std::to_string(v0.rows()) + " vertices at t0 but " + std::to_string(v1.rows()) + " at t1");
+    }
+    for (const auto* v : { &v0, &v1 }) {
+        for (Eigen::Index i = 0; i < v->rows(); ++i) {
+            if (!v->row(i).allFinite()) {
+                throw std::invalid_argument(
+                    "mesh_ccd: vertex " + std::to_string(i) + " at " + (v == &v0 ? "t0" : "t1")
+                    + " has a non-finite coordinate");
+            }
+        }
+    }
+    const auto check_indices = [&](const auto& m, const char* what) {
+        for (Eigen::Index r = 0; r < m.rows(); ++r) {
+            for (Eigen::Index c = 0; c < m.cols(); ++c) {
+                if (m(r, c) < 0 || m(r, c) >= v0.rows()) {
+                    throw std::invalid_argument(
+                        "mesh_ccd: " + std::string(what) + " " + std::to_string(r) + " has vertex index "
+                        + std::to_string(m(r, c)) + " out of range (" + std::to_string(v0.rows()) + " vertices)");
+                }
+            }
+        }
+    };
+    check_indices(edges, "edge");
+    check_indices(faces, "face");
+}
+
 MeshCcdResult mesh_ccd(
     const Eigen::MatrixX3d& v0,
     const Eigen::MatrixX3d& v1,
@@ -152,7 +151,7 @@ MeshCcdResult mesh_ccd(
     const Eigen::MatrixX3i& faces,
     const MeshCcdOptions& options)
 {
-    check_input(v0, v1, edges, faces);
+    check_mesh_motion(v0, v1, edges, faces);
     MeshCcdResult result;
     const double inflation = 0.0;
     auto start = Clock::now();

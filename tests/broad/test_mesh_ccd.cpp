@@ -122,3 +122,87 @@ TEST(MeshCcd, BadInput)
     bad(0, 2) = static_cast<int>(s.end.rows());
     EXPECT_THROW((void)mesh_ccd(s.start.vertices, s.end, edges, bad), std::invalid_argument);
 }
+
+namespace {
+/// Two sheets: the crumpling cloth, and a flat copy that falls through it during the step.
+std::vector<MeshMotion> falling_sheet_over_cloth()
+{
+    const ClothScene cloth = crumpling_cloth(8, 0.6, 3);
+    MeshMotion falling { cloth.start.vertices, cloth.start.vertices, cloth.start.faces, {} };
+    falling.v0.col(2).setConstant(0.3);
+    falling.v1.col(2).setConstant(-0.3);
+    return { MeshMotion { cloth.start.vertices, cloth.end, cloth.start.faces, {} }, falling };
+}
+} // namespace
+
+TEST(MultiMeshCcd, EqualsTheJoinedMeshRenumbered)
+{
+    const std::vector<MeshMotion> meshes = falling_sheet_over_cloth();
+    const MultiMeshCcdResult r = multi_mesh_ccd(meshes);
+
+    const Eigen::Index nv = meshes[0].v0.rows();
+    const Eigen::MatrixX2i e0 = edges_from_faces(meshes[0].faces);
+    const Eigen::MatrixX3i f1 = meshes[1].faces.array() + static_cast<int>(nv);
+    Eigen::MatrixX3d v0(2 * nv, 3), v1(2 * nv, 3);
+    v0 << meshes[0].v0, meshes[1].v0;
+    v1 << meshes[0].v1, meshes[1].v1;
+    Eigen::MatrixX3i faces(2 * meshes[0].faces.rows(), 3);
+    faces << meshes[0].faces, f1;
+    Eigen::MatrixX2i e1 = edges_from_faces(meshes[1].faces).array() + static_cast<int>(nv);
+    Eigen::MatrixX2i edges(2 * e0.rows(), 2);
+    edges << e0, e1;
+    const MeshCcdResult joined = mesh_ccd(v0, v1, edges, faces);
+
+    ASSERT_EQ(r.vertex_face.size(), joined.vertex_face.size());
+    ASSERT_EQ(r.edge_edge.size(), joined.edge_edge.size());
+    const auto nf = static_cast<std::int32_t>(meshes[0].faces.rows());
+    const auto ne = static_cast<std::int32_t>(e0.rows());
+    for (std::size_t i = 0; i < r.vertex_face.size(); ++i) {
+        const auto& h = r.vertex_face[i];
+        EXPECT_EQ(h.vertex.mesh * nv + h.vertex.index, joined.vertex_face[i].vertex);
+        EXPECT_EQ(h.face.mesh * nf + h.face.index, joined.vertex_face[i].face);
+    }
+    for (std::size_t i = 0; i < r.edge_edge.size(); ++i) {
+        const auto& h = r.edge_edge[i];
+        EXPECT_EQ(h.edge_a.mesh * ne + h.edge_a.index, joined.edge_edge[i].edge_a);
+        EXPECT_EQ(h.edge_b.mesh * ne + h.edge_b.index, joined.edge_edge[i].edge_b);
+    }
+    EXPECT_EQ(r.earliest_toi_lower, joined.earliest_toi_lower);
+}
+
+TEST(MultiMeshCcd, WithoutSelfCollisionsOnlyPairsAcrossMeshes)
+{
+    const std::vector<MeshMotion> meshes = falling_sheet_over_cloth();
+    const MultiMeshCcdResult all = multi_mesh_ccd(meshes, true);
+    const MultiMeshCcdResult across = multi_mesh_ccd(meshes, false);
+    std::size_t across_in_all = 0, self_in_all = 0;
+    for (const auto& h : all.vertex_face) {
+        (h.vertex.mesh != h.face.mesh ? across_in_all : self_in_all) += 1;
+    }
+    for (const auto& h : all.edge_edge) {
+        (h.edge_a.mesh != h.edge_b.mesh ? across_in_all : self_in_all) += 1;
+    }
+    EXPECT_GT(self_in_all, 0U); // the shaken cloth collides with itself
+    EXPECT_GT(across_in_all, 0U); // and the falling sheet passes through it
+    EXPECT_EQ(across.vertex_face.size() + across.edge_edge.size(), across_in_all);
+    for (const auto& h : across.vertex_face) {
+        EXPECT_NE(h.vertex.mesh, h.face.mesh);
+    }
+    for (const auto& h : across.edge_edge) {
+        EXPECT_NE(h.edge_a.mesh, h.edge_b.mesh);
+        EXPECT_TRUE(std::pair(h.edge_a.mesh, h.edge_a.index) < std::pair(h.edge_b.mesh, h.edge_b.index));
+    }
+}
+
+TEST(MultiMeshCcd, BadInputNamesTheMesh)
+{
+    std::vector<MeshMotion> meshes = falling_sheet_over_cloth();
+    meshes[1].faces(2, 1) = 1000;
+    try {
+        (void)multi_mesh_ccd(meshes);
+        FAIL() << "no error";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("mesh 1"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(multi_mesh_ccd(std::vector<MeshMotion> {}).vertex_face.empty());
+}

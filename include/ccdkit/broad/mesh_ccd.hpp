@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace ccdkit {
@@ -56,5 +57,52 @@ struct MeshCcdResult {
     const Eigen::MatrixX2i& edges,
     const Eigen::MatrixX3i& faces,
     const MeshCcdOptions& options = {});
+
+/// The input checks of mesh_ccd(): v0 and v1 have the same number of rows, every coordinate is finite, every
+/// index names a vertex.
+/// @throws std::invalid_argument naming the first problem.
+void check_mesh_motion(
+    const Eigen::MatrixX3d& v0,
+    const Eigen::MatrixX3d& v1,
+    const Eigen::MatrixX2i& edges,
+    const Eigen::MatrixX3i& faces);
+
+/// One object of a multi-object step: its own vertices at both ends, faces and edges.
+struct MeshMotion {
+    Eigen::MatrixX3d v0, v1;
+    Eigen::MatrixX3i faces;
+    Eigen::MatrixX2i edges; ///< empty: edges_from_faces(faces)
+};
+
+/// A primitive of one of several meshes: the mesh's position in the list, and the row in that mesh.
+struct MeshPrimitive {
+    std::int32_t mesh = 0, index = 0;
+    auto operator<=>(const MeshPrimitive&) const = default;
+};
+
+struct MultiMeshVertexFaceHit {
+    MeshPrimitive vertex, face;
+    double toi_lower = 0.0, toi_upper = 0.0;
+};
+
+struct MultiMeshEdgeEdgeHit {
+    MeshPrimitive edge_a, edge_b; ///< edge_a < edge_b
+    double toi_lower = 0.0, toi_upper = 0.0;
+};
+
+struct MultiMeshCcdResult {
+    std::vector<MultiMeshVertexFaceHit> vertex_face; ///< sorted by (vertex, face)
+    std::vector<MultiMeshEdgeEdgeHit> edge_edge; ///< sorted by (edge_a, edge_b)
+    std::optional<double> earliest_toi_lower, earliest_toi_upper;
+    std::size_t vertex_face_candidates = 0, edge_edge_candidates = 0;
+    double broad_phase_ms = 0.0, narrow_phase_ms = 0.0;
+};
+
+/// Continuous collision detection between several meshes, each with its own topology: every colliding
+/// vertex-face and edge-edge pair between two meshes, and within each mesh too when `self_collisions`.
+/// Pairs are numbered per mesh (MeshPrimitive); otherwise as mesh_ccd(), which runs on the meshes joined.
+/// @throws std::invalid_argument naming the mesh, as mesh_ccd() does.
+[[nodiscard]] MultiMeshCcdResult
+multi_mesh_ccd(std::span<const MeshMotion> meshes, bool self_collisions = true, const MeshCcdOptions& options = {});
 
 } // namespace ccdkit
