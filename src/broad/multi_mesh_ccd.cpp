@@ -71,6 +71,7 @@ multi_mesh_ccd(std::span<const MeshMotion> meshes, bool self_collisions, const M
     result.edge_edge_candidates = joined.edge_edge_candidates;
     result.broad_phase_ms = joined.broad_phase_ms;
     result.narrow_phase_ms = joined.narrow_phase_ms;
+    result.broad_phase_bytes = joined.broad_phase_bytes;
     const auto earliest = [&](double lower, double upper) {
         result.earliest_toi_lower = std::min(result.earliest_toi_lower.value_or(lower), lower);
         result.earliest_toi_upper = std::min(result.earliest_toi_upper.value_or(upper), upper);

@@ -24,19 +24,27 @@ struct MeshCcdOptions {
     std::function<void(double)> progress;
 };
 
-struct VertexFaceHit {
-    std::int32_t vertex = 0, face = 0;
+/// A primitive of one of several meshes (multi_mesh_ccd): the mesh's position in the list, and the row in
+/// that mesh.
+struct MeshPrimitive {
+    std::int32_t mesh = 0, index = 0;
+    auto operator<=>(const MeshPrimitive&) const = default;
+};
+
+/// Primitives are rows (std::int32_t) for one mesh, MeshPrimitive for several.
+template <class Primitive> struct VertexFaceContact {
+    Primitive vertex {}, face {};
     double toi_lower = 0.0, toi_upper = 0.0;
 };
 
-struct EdgeEdgeHit {
-    std::int32_t edge_a = 0, edge_b = 0; ///< rows of the edge matrix, edge_a < edge_b
+template <class Primitive> struct EdgeEdgeContact {
+    Primitive edge_a {}, edge_b {}; ///< edge_a < edge_b
     double toi_lower = 0.0, toi_upper = 0.0;
 };
 
-struct MeshCcdResult {
-    std::vector<VertexFaceHit> vertex_face; ///< sorted by (vertex, face)
-    std::vector<EdgeEdgeHit> edge_edge; ///< sorted by (edge_a, edge_b)
+template <class Primitive> struct MeshContacts {
+    std::vector<VertexFaceContact<Primitive>> vertex_face; ///< sorted by (vertex, face)
+    std::vector<EdgeEdgeContact<Primitive>> edge_edge; ///< sorted by (edge_a, edge_b)
     /// Earliest contact over the whole mesh: no contact before `earliest_toi_lower`; some contact at or
     /// before `earliest_toi_upper`. Empty when nothing collides.
     std::optional<double> earliest_toi_lower, earliest_toi_upper;
@@ -44,6 +52,10 @@ struct MeshCcdResult {
     double broad_phase_ms = 0.0, narrow_phase_ms = 0.0;
     std::size_t broad_phase_bytes = 0; ///< largest memory of the built structure
 };
+
+using VertexFaceHit = VertexFaceContact<std::int32_t>;
+using EdgeEdgeHit = EdgeEdgeContact<std::int32_t>; ///< edges are rows of the edge matrix
+using MeshCcdResult = MeshContacts<std::int32_t>;
 
 /// Continuous collision detection of a whole mesh moving linearly from `v0` to `v1` over [0, t_max]:
 /// every vertex-face and edge-edge pair that touches (self-collision; a vertex is never tested against a
@@ -74,29 +86,9 @@ struct MeshMotion {
     Eigen::MatrixX2i edges; ///< empty: edges_from_faces(faces)
 };
 
-/// A primitive of one of several meshes: the mesh's position in the list, and the row in that mesh.
-struct MeshPrimitive {
-    std::int32_t mesh = 0, index = 0;
-    auto operator<=>(const MeshPrimitive&) const = default;
-};
-
-struct MultiMeshVertexFaceHit {
-    MeshPrimitive vertex, face;
-    double toi_lower = 0.0, toi_upper = 0.0;
-};
-
-struct MultiMeshEdgeEdgeHit {
-    MeshPrimitive edge_a, edge_b; ///< edge_a < edge_b
-    double toi_lower = 0.0, toi_upper = 0.0;
-};
-
-struct MultiMeshCcdResult {
-    std::vector<MultiMeshVertexFaceHit> vertex_face; ///< sorted by (vertex, face)
-    std::vector<MultiMeshEdgeEdgeHit> edge_edge; ///< sorted by (edge_a, edge_b)
-    std::optional<double> earliest_toi_lower, earliest_toi_upper;
-    std::size_t vertex_face_candidates = 0, edge_edge_candidates = 0;
-    double broad_phase_ms = 0.0, narrow_phase_ms = 0.0;
-};
+using MultiMeshVertexFaceHit = VertexFaceContact<MeshPrimitive>;
+using MultiMeshEdgeEdgeHit = EdgeEdgeContact<MeshPrimitive>;
+using MultiMeshCcdResult = MeshContacts<MeshPrimitive>;
 
 /// Continuous collision detection between several meshes, each with its own topology: every colliding
 /// vertex-face and edge-edge pair between two meshes, and within each mesh too when `self_collisions`.
