@@ -30,6 +30,14 @@ namespace {
 
     void run(const CheckOptions& opt)
     {
+        // Opened first, so that an unwritable path fails before the work, not after.
+        std::ofstream json_out;
+        if (!opt.json_path.empty()) {
+            json_out.open(opt.json_path);
+            if (!json_out) {
+                throw std::runtime_error("cannot write " + opt.json_path);
+            }
+        }
         std::optional<tbb::global_control> threads;
         if (opt.threads > 0) {
             threads.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(opt.threads));
@@ -105,11 +113,7 @@ namespace {
                     { "total", r.broad_phase_ms + r.narrow_phase_ms } } },
                 { "peak_memory_mib", peak ? nlohmann::json(*peak) : nlohmann::json() },
             };
-            std::ofstream out(opt.json_path);
-            if (!out) {
-                throw std::runtime_error("cannot write " + opt.json_path);
-            }
-            out << j.dump(1) << '\n';
+            json_out << j.dump(1) << '\n';
         }
     }
 } // namespace
