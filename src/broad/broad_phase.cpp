@@ -42,10 +42,16 @@ std::optional<BroadPhaseMethod> broad_phase_method_from_name(std::string_view na
     return std::nullopt;
 }
 
-void check_box_count(std::size_t count, std::string_view who)
+void check_boxes(std::span<const Aabb> boxes, std::string_view who)
 {
-    if (count >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
-        throw std::invalid_argument(std::string(who) + ": " + std::to_string(count) + " boxes are too many (< 2^31)");
+    if (boxes.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
+        throw std::invalid_argument(
+            std::string(who) + ": " + std::to_string(boxes.size()) + " boxes are too many (< 2^31)");
+    }
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+        if (boxes[i].min.isNaN().any() || boxes[i].max.isNaN().any()) {
+            throw std::invalid_argument(std::string(who) + ": box " + std::to_string(i) + " has a NaN bound");
+        }
     }
 }
 

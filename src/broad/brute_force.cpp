@@ -5,7 +5,7 @@ namespace ccdkit {
 
 void BruteForceBroadPhase::build(std::span<const Aabb> boxes)
 {
-    check_box_count(boxes.size(), "BruteForceBroadPhase");
+    check_boxes(boxes, "BruteForceBroadPhase");
     boxes_.assign(boxes.begin(), boxes.end());
 }
 

@@ -78,7 +78,7 @@ bool Bvh::overlaps(const FloatBox& a, const FloatBox& b)
 
 void Bvh::build(std::span<const Aabb> boxes)
 {
-    check_box_count(boxes.size(), "Bvh");
+    check_boxes(boxes, "Bvh");
     const auto count = static_cast<std::int32_t>(boxes.size());
     index_.resize(boxes.size());
     std::iota(index_.begin(), index_.end(), 0);

@@ -29,7 +29,7 @@ namespace {
 
 std::vector<std::int32_t> spatial_order(std::span<const Aabb> boxes)
 {
-    check_box_count(boxes.size(), "spatial_order");
+    check_boxes(boxes, "spatial_order");
     constexpr double INF = std::numeric_limits<double>::infinity();
     Eigen::Array3d low = Eigen::Array3d::Constant(INF), high = Eigen::Array3d::Constant(-INF);
     for (const Aabb& b : boxes) {

@@ -18,7 +18,7 @@ namespace {
 
 void SweepAndPrune::build(std::span<const Aabb> boxes)
 {
-    check_box_count(boxes.size(), "SweepAndPrune");
+    check_boxes(boxes, "SweepAndPrune");
     Eigen::Array3d low = Eigen::Array3d::Constant(INF), high = Eigen::Array3d::Constant(-INF);
     for (const Aabb& b : boxes) {
         const Eigen::Array3d c = b.min * 0.5 + b.max * 0.5; // no overflow near the largest double

@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -769,45 +770,18 @@ namespace {
 
         double read_real(PlyType type)
         {
-            switch (type) {
-            case PlyType::INT8:
-                return read<std::int8_t>();
-            case PlyType::UINT8:
-                return read<std::uint8_t>();
-            case PlyType::INT16:
-                return read<std::int16_t>();
-            case PlyType::UINT16:
-                return read<std::uint16_t>();
-            case PlyType::INT32:
-                return read<std::int32_t>();
-            case PlyType::UINT32:
-                return read<std::uint32_t>();
-            case PlyType::FLOAT32:
-                return static_cast<double>(read<float>());
-            case PlyType::FLOAT64:
-                return read<double>();
-            }
-            return 0.0;
+            return read_as(type, [](auto value) { return static_cast<double>(value); });
         }
 
         std::int64_t read_integer(PlyType type)
         {
-            switch (type) {
-            case PlyType::INT8:
-                return read<std::int8_t>();
-            case PlyType::UINT8:
-                return read<std::uint8_t>();
-            case PlyType::INT16:
-                return read<std::int16_t>();
-            case PlyType::UINT16:
-                return read<std::uint16_t>();
-            case PlyType::INT32:
-                return read<std::int32_t>();
-            case PlyType::UINT32:
-                return read<std::uint32_t>();
-            default:
-                fail("a float cannot be a count or an index"); // the header check keeps this from happening
-            }
+            return read_as(type, [this](auto value) -> std::int64_t {
+                if constexpr (std::is_floating_point_v<decltype(value)>) {
+                    fail("a float cannot be a count or an index"); // the header check keeps this from happening
+                } else {
+                    return value;
+                }
+            });
         }
 
         void skip(PlyType type)
@@ -833,6 +807,30 @@ namespace {
         }
 
     private:
+        /// Reads one value stored as `type` and passes it, as that C++ type, to `use`.
+        template <class Use> auto read_as(PlyType type, Use use)
+        {
+            switch (type) {
+            case PlyType::INT8:
+                return use(read<std::int8_t>());
+            case PlyType::UINT8:
+                return use(read<std::uint8_t>());
+            case PlyType::INT16:
+                return use(read<std::int16_t>());
+            case PlyType::UINT16:
+                return use(read<std::uint16_t>());
+            case PlyType::INT32:
+                return use(read<std::int32_t>());
+            case PlyType::UINT32:
+                return use(read<std::uint32_t>());
+            case PlyType::FLOAT32:
+                return use(read<float>());
+            case PlyType::FLOAT64:
+                return use(read<double>());
+            }
+            fail("unknown property type");
+        }
+
         template <typename T> T read()
         {
             if (data_.size() - pos_ < sizeof(T)) {

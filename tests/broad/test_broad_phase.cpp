@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace ccdkit;
@@ -154,6 +155,20 @@ TEST_P(BroadPhaseAgreesWithBruteForce, QueriesInBlocksKeepTheirIds)
     auto broad = make(GetParam());
     broad->build(built);
     EXPECT_EQ(pairs_of(*broad, queries, 64), reference(built, queries));
+}
+
+TEST_P(BroadPhaseAgreesWithBruteForce, NanBoxIsAnError)
+{
+    std::mt19937 rng(37);
+    auto boxes = random_boxes(rng, 100, 0.1);
+    boxes[42].max[1] = std::numeric_limits<double>::quiet_NaN();
+    auto broad = make(GetParam());
+    try {
+        broad->build(boxes);
+        FAIL() << "no error";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("box 42"), std::string::npos) << e.what();
+    }
 }
 
 TEST_P(BroadPhaseAgreesWithBruteForce, RebuildReplacesTheSet)

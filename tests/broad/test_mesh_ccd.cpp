@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "support/contact_pairs.hpp"
+
 #include <ccdkit/broad/mesh_ccd.hpp>
 #include <ccdkit/mesh/cloth_scene.hpp>
 #include <ccdkit/mesh/triangle_mesh.hpp>
@@ -11,26 +13,10 @@
 #include <set>
 
 using namespace ccdkit;
+using ccdkit::test::edge_edge_pairs;
+using ccdkit::test::vertex_face_pairs;
 
 namespace {
-std::set<std::pair<int, int>> vertex_face_pairs(const MeshCcdResult& r)
-{
-    std::set<std::pair<int, int>> s;
-    for (const auto& h : r.vertex_face) {
-        s.insert({ h.vertex, h.face });
-    }
-    return s;
-}
-
-std::set<std::pair<int, int>> edge_edge_pairs(const MeshCcdResult& r)
-{
-    std::set<std::pair<int, int>> s;
-    for (const auto& h : r.edge_edge) {
-        s.insert({ h.edge_a, h.edge_b });
-    }
-    return s;
-}
-
 /// Every pair tested directly, no broad phase: the reference for the whole pipeline.
 MeshCcdResult all_pairs(const ClothScene& s, const Eigen::MatrixX2i& edges)
 {
@@ -107,6 +93,18 @@ TEST(MeshCcd, StaticMeshDoesNotCollide)
     EXPECT_TRUE(r.edge_edge.empty());
     EXPECT_FALSE(r.earliest_toi_lower.has_value());
     EXPECT_GT(r.vertex_face_candidates, 0U);
+}
+
+TEST(MeshCcd, EmptyMeshes)
+{
+    const MeshCcdResult none
+        = mesh_ccd(Eigen::MatrixX3d(0, 3), Eigen::MatrixX3d(0, 3), Eigen::MatrixX2i(0, 2), Eigen::MatrixX3i(0, 3));
+    EXPECT_TRUE(none.vertex_face.empty() && none.edge_edge.empty());
+    EXPECT_FALSE(none.earliest_toi_lower.has_value());
+    // Vertices without faces or edges: nothing to collide with.
+    const ClothScene s = crumpling_cloth(5, 3.0);
+    const MeshCcdResult points = mesh_ccd(s.start.vertices, s.end, Eigen::MatrixX2i(0, 2), Eigen::MatrixX3i(0, 3));
+    EXPECT_EQ(points.vertex_face_candidates + points.edge_edge_candidates, 0U);
 }
 
 TEST(MeshCcd, BadInput)

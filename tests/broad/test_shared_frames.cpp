@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The shared frames of Belgrod et al. 2023 (../shared/ccd-queries/belgrod2023): whole-mesh CCD between two
 // frames of a simulation must report every pair the ground truth marks colliding.
+#include "support/contact_pairs.hpp"
 #include "support/shared_data.hpp"
 
 #include <ccdkit/broad/mesh_ccd.hpp>
@@ -41,13 +42,8 @@ TEST_P(SharedFrames, FindsEveryCollidingPair)
     const MeshCcdResult r = mesh_ccd(t0.vertices, t1.vertices, edges, t0.faces);
     const long v_count = t0.vertices.rows(), e_count = edges.rows();
 
-    std::set<std::pair<int, int>> vf, ee;
-    for (const auto& h : r.vertex_face) {
-        vf.insert({ h.vertex, h.face });
-    }
-    for (const auto& h : r.edge_edge) {
-        ee.insert({ h.edge_a, h.edge_b });
-    }
+    const auto vf = ccdkit::test::vertex_face_pairs(r);
+    const auto ee = ccdkit::test::edge_edge_pairs(r);
     std::size_t expected = 0, missed = 0, contradicted = 0;
     std::set<std::pair<int, int>> listed_vf, listed_ee;
     for (const char* kind : { "vf", "ee" }) {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "support/make_faces.hpp"
 #include "support/shared_data.hpp"
 
 #include <ccdkit/mesh/mesh_io.hpp>
@@ -93,15 +94,7 @@ void expect_read_error(const fs::path& path, std::initializer_list<std::string> 
     expect_error([&] { static_cast<void>(read_mesh(path)); }, parts);
 }
 
-Eigen::MatrixX3i make_faces(std::initializer_list<std::array<int, 3>> rows)
-{
-    Eigen::MatrixX3i faces(static_cast<Eigen::Index>(rows.size()), 3);
-    Eigen::Index f = 0;
-    for (const auto& row : rows) {
-        faces.row(f++) << row[0], row[1], row[2];
-    }
-    return faces;
-}
+using ccdkit::test::make_faces;
 
 /// Coordinates that a lossy writer would not reproduce: thirds, tiny and huge magnitudes, subnormals, -0.
 TriangleMesh awkward_mesh()

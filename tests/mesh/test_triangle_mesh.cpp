@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "support/make_faces.hpp"
+
 #include <ccdkit/mesh/triangle_mesh.hpp>
 
 #include <gtest/gtest.h>
@@ -20,15 +22,7 @@ namespace {
 using ccdkit::edges_from_faces;
 using ccdkit::validate;
 
-Eigen::MatrixX3i make_faces(std::initializer_list<std::array<int, 3>> rows)
-{
-    Eigen::MatrixX3i faces(static_cast<Eigen::Index>(rows.size()), 3);
-    Eigen::Index f = 0;
-    for (const auto& row : rows) {
-        faces.row(f++) << row[0], row[1], row[2];
-    }
-    return faces;
-}
+using ccdkit::test::make_faces;
 
 /// Runs `action` and checks that it throws std::invalid_argument whose message holds every one of `parts`.
 void expect_invalid(const std::function<void()>& action, std::initializer_list<std::string> parts)

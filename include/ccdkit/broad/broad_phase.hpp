@@ -57,8 +57,9 @@ public:
 
 [[nodiscard]] std::string_view name_of(BroadPhaseMethod method);
 
-/// Broad phases number boxes with 32-bit indices.
-/// @throws std::invalid_argument naming `who` if `count` >= 2^31 - 1.
-void check_box_count(std::size_t count, std::string_view who);
+/// What every broad phase requires of its boxes: fewer than 2^31 - 1 (they are numbered with 32-bit
+/// indices) and no NaN bound (infinite bounds are fine).
+/// @throws std::invalid_argument naming `who` and the first offending box.
+void check_boxes(std::span<const Aabb> boxes, std::string_view who);
 
 } // namespace ccdkit
