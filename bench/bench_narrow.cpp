@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Google Benchmark of the primitive narrow-phase queries: typical hits and misses (decided by the filter),
-// exactly degenerate ones (decided by exact arithmetic), and the bundled example query files.
+// exactly degenerate ones (decided by exact arithmetic), and the bundled example query files; the exact
+// linear-model method, BSC-float and space-time CCD side by side in one run.
 #include <ccdkit/io/query_file.hpp>
 #include <ccdkit/narrow/edge_edge_ccd.hpp>
+#include <ccdkit/narrow/spacetime_ccd.hpp>
 #include <ccdkit/narrow/vertex_face_ccd.hpp>
 
 #include <benchmark/benchmark.h>
@@ -51,12 +53,28 @@ void bench_example_files(benchmark::State& state, CcdMethod method)
         for (const auto& f : files) {
             for (const auto& q : f.queries) {
                 const auto& x = q.points;
-                if (q.kind == QueryKind::VERTEX_FACE) {
+                switch (q.kind) {
+                case QueryKind::VERTEX_FACE:
                     benchmark::DoNotOptimize(
                         vertex_face_ccd({ x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] }, options));
-                } else {
+                    break;
+                case QueryKind::EDGE_EDGE:
                     benchmark::DoNotOptimize(
                         edge_edge_ccd({ x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] }, options));
+                    break;
+                case QueryKind::POINT_EDGE:
+                    // As in `ccdkit queries`: 2D space-time CCD, or the linear model as 3D edge-edge CCD
+                    // between the zero-length edge (p, p) and the edge.
+                    if (method == CcdMethod::SPACETIME) {
+                        benchmark::DoNotOptimize(spacetime_point_edge_ccd(
+                            { x[0].head<2>(), x[1].head<2>(), x[2].head<2>(), x[3].head<2>(), x[4].head<2>(),
+                              x[5].head<2>() },
+                            { 0, 1, 2, 3 }, options));
+                    } else {
+                        benchmark::DoNotOptimize(
+                            edge_edge_ccd({ x[0], x[0], x[1], x[2], x[3], x[3], x[4], x[5] }, options));
+                    }
+                    break;
                 }
                 ++count;
             }
@@ -77,7 +95,15 @@ BENCHMARK_CAPTURE(bench_query, ee_hit_float, EE_HIT, CcdMethod::BSC_FLOAT);
 BENCHMARK_CAPTURE(bench_query, ee_miss_exact, EE_MISS, CcdMethod::EXACT);
 BENCHMARK_CAPTURE(bench_query, ee_miss_float, EE_MISS, CcdMethod::BSC_FLOAT);
 BENCHMARK_CAPTURE(bench_query, ee_endpoint_exact, EE_ENDPOINT, CcdMethod::EXACT);
+BENCHMARK_CAPTURE(bench_query, vf_hit_spacetime, VF_HIT, CcdMethod::SPACETIME);
+BENCHMARK_CAPTURE(bench_query, vf_miss_spacetime, VF_MISS, CcdMethod::SPACETIME);
+BENCHMARK_CAPTURE(bench_query, vf_on_edge_spacetime, VF_ON_EDGE, CcdMethod::SPACETIME);
+BENCHMARK_CAPTURE(bench_query, vf_coplanar_spacetime, VF_COPLANAR, CcdMethod::SPACETIME);
+BENCHMARK_CAPTURE(bench_query, ee_hit_spacetime, EE_HIT, CcdMethod::SPACETIME);
+BENCHMARK_CAPTURE(bench_query, ee_miss_spacetime, EE_MISS, CcdMethod::SPACETIME);
+BENCHMARK_CAPTURE(bench_query, ee_endpoint_spacetime, EE_ENDPOINT, CcdMethod::SPACETIME);
 BENCHMARK_CAPTURE(bench_example_files, exact, CcdMethod::EXACT);
 BENCHMARK_CAPTURE(bench_example_files, float, CcdMethod::BSC_FLOAT);
+BENCHMARK_CAPTURE(bench_example_files, spacetime, CcdMethod::SPACETIME);
 
 BENCHMARK_MAIN();

@@ -19,7 +19,7 @@ cli = os.environ.get("CCDKIT_CLI", os.path.join(root, "build", "release", "apps"
 results = []
 for _ in range(runs):
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        subprocess.run([cli, "queries", path, "-m", "exact", "-m", "bsc-float", "--json", out.name],
+        subprocess.run([cli, "queries", path, "-m", "exact", "-m", "bsc-float", "-m", "spacetime", "--json", out.name],
                        check=True, stdout=subprocess.DEVNULL)
         results.append(json.load(open(out.name)))
 

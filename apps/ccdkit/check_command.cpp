@@ -13,6 +13,7 @@
 #include <tbb/global_control.h>
 
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -27,6 +28,10 @@ namespace {
         int threads = 0;
         double t_max = 1.0;
     };
+
+    const std::map<std::string, CcdMethod> METHODS { { "exact", CcdMethod::EXACT },
+                                                     { "bsc-float", CcdMethod::BSC_FLOAT },
+                                                     { "spacetime", CcdMethod::SPACETIME } };
 
     void run(const CheckOptions& opt)
     {
@@ -69,7 +74,7 @@ namespace {
         }
         const Eigen::MatrixX2i edges = edges_from_faces(start.faces);
         MeshCcdOptions options;
-        options.narrow.method = opt.method == "bsc-float" ? CcdMethod::BSC_FLOAT : CcdMethod::EXACT;
+        options.narrow.method = METHODS.at(opt.method);
         options.narrow.t_max = opt.t_max;
         options.broad_phase = *broad_phase_method_from_name(opt.broad);
         Progress progress("check");
@@ -79,7 +84,10 @@ namespace {
         fmt::print("{} vertices, {} edges, {} faces\n", start.vertices.rows(), edges.rows(), start.faces.rows());
         fmt::print("candidates: {} vertex-face, {} edge-edge\n", r.vertex_face_candidates, r.edge_edge_candidates);
         fmt::print("colliding: {} vertex-face, {} edge-edge pairs\n", r.vertex_face.size(), r.edge_edge.size());
-        if (r.earliest_toi_lower) {
+        if (r.earliest_toi_lower && options.narrow.method == CcdMethod::SPACETIME) {
+            // Space-time contact times are computed in floating point: approximate, not a certified bound.
+            fmt::print("earliest time of impact: {:.9g} (space-time model, approximate)\n", *r.earliest_toi_lower);
+        } else if (r.earliest_toi_lower) {
             fmt::print(
                 "earliest time of impact: in [{:.9g}, {:.9g}] (no contact before {:.9g})\n", *r.earliest_toi_lower,
                 *r.earliest_toi_upper, *r.earliest_toi_lower);
@@ -127,8 +135,10 @@ void add_check_command(CLI::App& app)
         "edge-edge pair and the earliest time of impact; no meshes: a built-in example");
     cmd->add_option("t0", opt->t0_path, "mesh at the start of the step")->check(CLI::ExistingFile);
     cmd->add_option("t1", opt->t1_path, "mesh at the end of the step (same faces)")->check(CLI::ExistingFile);
-    cmd->add_option("-m,--method", opt->method, "narrow phase: exact (default) or bsc-float")
-        ->check(CLI::IsMember({ "exact", "bsc-float" }));
+    cmd->add_option(
+           "-m,--method", opt->method,
+           "narrow phase: exact (default), bsc-float, or spacetime (space-time CCD with the mesh's vertex ids)")
+        ->check(CLI::IsMember({ "exact", "bsc-float", "spacetime" }));
     cmd->add_option("--broad", opt->broad, "broad phase: bvh (default), sap or brute-force")
         ->check(CLI::IsMember({ "bvh", "sap", "brute-force" }));
     cmd->add_option("--json", opt->json_path, "write the colliding pairs, times and counts as JSON");

@@ -3,6 +3,7 @@
 #include <ccdkit/broad/mesh_ccd.hpp>
 #include <ccdkit/broad/spatial_order.hpp>
 #include <ccdkit/narrow/edge_edge_ccd.hpp>
+#include <ccdkit/narrow/spacetime_ccd.hpp>
 #include <ccdkit/narrow/vertex_face_ccd.hpp>
 
 #include <tbb/enumerable_thread_specific.h>
@@ -178,9 +179,12 @@ MeshCcdResult mesh_ccd(
             result.vertex_face_candidates += pairs.size();
             narrow_phase(pairs, result.vertex_face, [&](const Pair& p) -> std::optional<VertexFaceHit> {
                 const auto f = faces.row(p.second);
-                const CcdResult r = vertex_face_ccd(
-                    { p0(p.first), p0(f[0]), p0(f[1]), p0(f[2]), p1(p.first), p1(f[0]), p1(f[1]), p1(f[2]) },
-                    options.narrow);
+                const VertexFaceMotion motion { p0(p.first), p0(f[0]), p0(f[1]), p0(f[2]),
+                                                p1(p.first), p1(f[0]), p1(f[1]), p1(f[2]) };
+                // Space-time CCD splits swept quads by vertex id: the mesh's ids keep the splits consistent.
+                const CcdResult r = options.narrow.method == CcdMethod::SPACETIME
+                    ? spacetime_vertex_face_ccd(motion, { p.first, f[0], f[1], f[2] }, options.narrow)
+                    : vertex_face_ccd(motion, options.narrow);
                 if (!r.hit) {
                     return std::nullopt;
                 }
@@ -201,8 +205,11 @@ MeshCcdResult mesh_ccd(
             result.edge_edge_candidates += pairs.size();
             narrow_phase(pairs, result.edge_edge, [&](const Pair& p) -> std::optional<EdgeEdgeHit> {
                 const auto a = edges.row(p.first), b = edges.row(p.second);
-                const CcdResult r = edge_edge_ccd(
-                    { p0(a[0]), p0(a[1]), p0(b[0]), p0(b[1]), p1(a[0]), p1(a[1]), p1(b[0]), p1(b[1]) }, options.narrow);
+                const EdgeEdgeMotion motion { p0(a[0]), p0(a[1]), p0(b[0]), p0(b[1]),
+                                              p1(a[0]), p1(a[1]), p1(b[0]), p1(b[1]) };
+                const CcdResult r = options.narrow.method == CcdMethod::SPACETIME
+                    ? spacetime_edge_edge_ccd(motion, { a[0], a[1], b[0], b[1] }, options.narrow)
+                    : edge_edge_ccd(motion, options.narrow);
                 if (!r.hit) {
                     return std::nullopt;
                 }

@@ -21,9 +21,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-    constexpr std::size_t ROWS_PER_QUERY = 8;
-    constexpr std::size_t COORDINATE_FIELDS = 6;
-    constexpr std::size_t FIELDS_WITH_TRUTH = 7;
+    /// The most fields a row has: three rational coordinates and the truth.
+    constexpr std::size_t MAX_FIELDS = 7;
+
+    /// The shape of a query file of one kind.
+    struct RowLayout {
+        std::size_t rows_per_query; ///< rows (points) per query
+        std::size_t coordinate_fields; ///< two per coordinate: numerator, denominator
+        std::size_t fields_with_truth; ///< coordinate_fields + 1
+    };
+
+    RowLayout row_layout(QueryKind kind)
+    {
+        const auto coordinate_fields = 2 * static_cast<std::size_t>(query_dimension(kind));
+        return { query_rows(kind), coordinate_fields, coordinate_fields + 1 };
+    }
 
     [[noreturn]] void fail(const fs::path& path, std::size_t line, const std::string& reason)
     {
@@ -192,7 +204,7 @@ namespace {
         return csv_path.parent_path() / ".." / "mma_bool" / (csv_path.stem().string() + "_mma_bool.json");
     }
 
-    /// Ground truth of a 6-column file from its mma_bool JSON; nothing when that file is absent.
+    /// Ground truth of a file without a truth column from its mma_bool JSON; nothing when that file is absent.
     std::optional<std::vector<bool>> read_mma_bool(const fs::path& json_path)
     {
         std::error_code error;
@@ -226,6 +238,30 @@ namespace {
 
 } // namespace
 
+std::size_t query_rows(QueryKind kind)
+{
+    switch (kind) {
+    case QueryKind::VERTEX_FACE:
+    case QueryKind::EDGE_EDGE:
+        return 8;
+    case QueryKind::POINT_EDGE:
+        return 6;
+    }
+    throw std::invalid_argument("query_rows: invalid QueryKind");
+}
+
+int query_dimension(QueryKind kind)
+{
+    switch (kind) {
+    case QueryKind::VERTEX_FACE:
+    case QueryKind::EDGE_EDGE:
+        return 3;
+    case QueryKind::POINT_EDGE:
+        return 2;
+    }
+    throw std::invalid_argument("query_dimension: invalid QueryKind");
+}
+
 std::optional<QueryKind> query_kind_from_path(const fs::path& path)
 {
     std::vector<std::string> names;
@@ -246,6 +282,9 @@ std::optional<QueryKind> query_kind_from_path(const fs::path& path)
         if (name == "edge-edge") {
             return QueryKind::EDGE_EDGE;
         }
+        if (name == "point-edge") {
+            return QueryKind::POINT_EDGE;
+        }
         return std::nullopt;
     };
 
@@ -264,6 +303,9 @@ std::optional<QueryKind> query_kind_from_path(const fs::path& path)
     if (stem.ends_with("ee")) {
         return QueryKind::EDGE_EDGE;
     }
+    if (stem.ends_with("pe")) {
+        return QueryKind::POINT_EDGE;
+    }
     for (auto it = std::next(names.rbegin()); it != names.rend(); ++it) {
         if (const auto kind = named(*it)) {
             return kind;
@@ -274,21 +316,26 @@ std::optional<QueryKind> query_kind_from_path(const fs::path& path)
 
 QueryFile read_query_file(const fs::path& path, QueryKind kind)
 {
+    const RowLayout layout = row_layout(kind);
+    const auto dimension = static_cast<Eigen::Index>(query_dimension(kind));
     QueryFile file;
     file.path = path;
     file.kind = kind;
 
     const std::string text = read_text(path);
-    file.queries.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) / ROWS_PER_QUERY + 1);
+    file.queries.reserve(
+        static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) / layout.rows_per_query + 1);
 
     RationalParser parser(path);
-    std::array<std::string_view, FIELDS_WITH_TRUTH> fields;
+    std::array<std::string_view, MAX_FIELDS> fields;
     std::size_t field_count = 0; // of the file, fixed by its first row
     std::size_t first_row_line = 0; // where field_count was fixed
     std::size_t rows = 0;
     std::size_t blank_line = 0; // first blank line seen; only trailing ones are allowed
     Query query;
     query.kind = kind;
+    // Coordinates a 2D file does not give (z) and points past its rows stay zero.
+    query.points.fill(Eigen::Vector3d::Zero());
 
     std::size_t line = 0;
     std::size_t start = 0;
@@ -321,8 +368,11 @@ QueryFile read_query_file(const fs::path& path, QueryKind kind)
             }
             field_start = comma + 1;
         }
-        if (count != COORDINATE_FIELDS && count != FIELDS_WITH_TRUTH) {
-            fail(path, line, "expected 6 or 7 fields, found " + std::to_string(count));
+        if (count != layout.coordinate_fields && count != layout.fields_with_truth) {
+            fail(
+                path, line,
+                "expected " + std::to_string(layout.coordinate_fields) + " or "
+                    + std::to_string(layout.fields_with_truth) + " fields, found " + std::to_string(count));
         }
         if (field_count == 0) {
             field_count = count;
@@ -339,20 +389,23 @@ QueryFile read_query_file(const fs::path& path, QueryKind kind)
             }
         }
 
-        const std::size_t slot = rows % ROWS_PER_QUERY;
+        const std::size_t slot = rows % layout.rows_per_query;
         if (slot == 0) {
             query.line = line;
             query.truth.reset();
         }
         Eigen::Vector3d& point = query.points[slot];
-        for (Eigen::Index axis = 0; axis < 3; ++axis) {
+        for (Eigen::Index axis = 0; axis < dimension; ++axis) {
             const auto field = 2 * static_cast<std::size_t>(axis);
             point[axis] = parser.parse(fields[field], fields[field + 1], line, field + 1);
         }
-        if (count == FIELDS_WITH_TRUTH) {
-            const std::string_view truth_text = fields[COORDINATE_FIELDS];
+        if (count == layout.fields_with_truth) {
+            const std::string_view truth_text = fields[layout.coordinate_fields];
             if (truth_text != "0" && truth_text != "1") {
-                fail(path, line, "field 7 " + shown(truth_text) + " is not a truth value 0 or 1");
+                fail(
+                    path, line,
+                    "field " + std::to_string(layout.fields_with_truth) + " " + shown(truth_text)
+                        + " is not a truth value 0 or 1");
             }
             const bool truth = truth_text == "1";
             if (slot == 0) {
@@ -364,21 +417,21 @@ QueryFile read_query_file(const fs::path& path, QueryKind kind)
                         + std::to_string(query.line) + ", the query's first row");
             }
         }
-        if (slot == ROWS_PER_QUERY - 1) {
+        if (slot == layout.rows_per_query - 1) {
             file.queries.push_back(query);
         }
         ++rows;
     }
 
-    if (const std::size_t partial = rows % ROWS_PER_QUERY; partial != 0) {
+    if (const std::size_t partial = rows % layout.rows_per_query; partial != 0) {
         fail(
             path, query.line,
             "truncated query: the file ends after " + std::to_string(partial) + " of its "
-                + std::to_string(ROWS_PER_QUERY) + " rows (" + std::to_string(rows)
-                + " rows in all, not a multiple of 8)");
+                + std::to_string(layout.rows_per_query) + " rows (" + std::to_string(rows)
+                + " rows in all, not a multiple of " + std::to_string(layout.rows_per_query) + ")");
     }
 
-    if (field_count == COORDINATE_FIELDS) {
+    if (field_count == layout.coordinate_fields) {
         const fs::path json_path = mma_bool_path(path);
         if (const auto truth = read_mma_bool(json_path)) {
             if (truth->size() != file.queries.size()) {
@@ -426,8 +479,8 @@ std::vector<QueryFile> read_query_paths(const std::vector<fs::path>& paths)
         if (!kind) {
             throw std::runtime_error(
                 path.string()
-                + ": cannot tell the query kind from the path (expected a folder named vertex-face or "
-                  "edge-edge, or a file name ending in vf or ee)");
+                + ": cannot tell the query kind from the path (expected a folder named vertex-face, "
+                  "edge-edge or point-edge, or a file name ending in vf, ee or pe)");
         }
         files.push_back(read_query_file(path, *kind));
     }

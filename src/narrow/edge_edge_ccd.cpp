@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "narrow/details/ccd_driver.hpp"
+#include "narrow/details/contact_normal.hpp"
 
 #include <ccdkit/narrow/edge_edge_ccd.hpp>
+#include <ccdkit/narrow/spacetime_ccd.hpp>
 
 #include <algorithm>
 
@@ -27,11 +29,18 @@ namespace {
             result.normal.setZero();
         }
         result.contact = { s, u, 0.0 };
+        const auto offset = [&](const std::array<Eigen::Vector3d, 4>& y) -> Eigen::Vector3d {
+            return (y[0] + s * (y[1] - y[0])) - (y[2] + u * (y[3] - y[2]));
+        };
+        details::orient_normal(offset(motion.start), offset(motion.end) - offset(motion.start), result);
     }
 } // namespace
 
 CcdResult edge_edge_ccd(const EdgeEdgeMotion& motion, const CcdOptions& options)
 {
+    if (options.method == CcdMethod::SPACETIME) {
+        return spacetime_edge_edge_ccd(motion, { 0, 1, 2, 3 }, options);
+    }
     return details::run_ccd<details::EdgeEdgeTerms>(details::to_query_motion(motion), options, edge_edge_contact);
 }
 

@@ -1,11 +1,25 @@
 // SPDX-License-Identifier: MIT
 #include "narrow/details/ccd_driver.hpp"
+#include "narrow/details/contact_normal.hpp"
 
+#include <ccdkit/narrow/spacetime_ccd.hpp>
 #include <ccdkit/narrow/vertex_face_ccd.hpp>
 
 namespace ccdkit {
 
 namespace {
+    /// Orients the normal and sets the normal velocity of a contact with weights `result.contact`.
+    void orient(const details::QueryMotion& motion, CcdResult& result)
+    {
+        const auto face_point = [&](const std::array<Eigen::Vector3d, 4>& x) {
+            return result.contact[0] * x[1] + result.contact[1] * x[2] + result.contact[2] * x[3];
+        };
+        const Eigen::Vector3d velocity_p = motion.end[0] - motion.start[0];
+        details::orient_normal(
+            motion.start[0] - face_point(motion.start),
+            velocity_p - (face_point(motion.end) - face_point(motion.start)), result);
+    }
+
     /// Barycentric weights of the point of the triangle closest to p, and the triangle's unit normal.
     /// A collapsed triangle has no normal (zero); its weights are those of the closest point on its longest
     /// side.
@@ -21,6 +35,7 @@ namespace {
             const double v = (a * w.dot(e2) - b * w.dot(e1)) / det;
             result.contact = { 1.0 - u - v, u, v };
             result.normal = n.normalized();
+            orient(motion, result);
             return;
         }
         // Longest side (i, j) of the collapsed triangle, and the parameter of p's projection on it.
@@ -43,6 +58,9 @@ namespace {
 
 CcdResult vertex_face_ccd(const VertexFaceMotion& motion, const CcdOptions& options)
 {
+    if (options.method == CcdMethod::SPACETIME) {
+        return spacetime_vertex_face_ccd(motion, { 0, 1, 2, 3 }, options);
+    }
     return details::run_ccd<details::VertexFaceTerms>(details::to_query_motion(motion), options, vertex_face_contact);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ccdkit/io/query_file.hpp"
+#include "oracle/linear_ccd_oracle.hpp"
 
 #include <gmpxx.h>
 #include <gtest/gtest.h>
@@ -22,7 +23,9 @@
 namespace {
 
 namespace fs = std::filesystem;
+using ccdkit::query_dimension;
 using ccdkit::query_kind_from_path;
+using ccdkit::query_rows;
 using ccdkit::QueryFile;
 using ccdkit::QueryKind;
 using ccdkit::read_query_file;
@@ -310,6 +313,149 @@ TEST_F(QueryFileRead, MissingFile)
     expect_error([&] { (void)read_query_file(path, QueryKind::EDGE_EDGE); }, { path.string() });
 }
 
+TEST_F(QueryFileRead, PointEdgeFiveColumns)
+{
+    // Query 1: p_t0 = (3/4, -5/8), e0_t0 = (1/-2, 0), then four rows (1, 2); query 2 all (-1, -2).
+    const std::string text = "3,4,-5,8,1\n1,-2,0,1,1\n" + rows("1,1,2,1,1", 4) + rows("-1,1,-2,1,0", 6);
+    const fs::path path = write("point-edge/data.csv", text);
+    const QueryFile file = read_query_file(path, QueryKind::POINT_EDGE);
+
+    EXPECT_EQ(file.kind, QueryKind::POINT_EDGE);
+    ASSERT_EQ(file.queries.size(), 2u);
+    const ccdkit::Query& first = file.queries[0];
+    EXPECT_EQ(first.kind, QueryKind::POINT_EDGE);
+    EXPECT_EQ(first.line, 1u);
+    EXPECT_EQ(first.truth, std::optional<bool>(true));
+    EXPECT_EQ(first.points[0], Eigen::Vector3d(0.75, -0.625, 0.0));
+    EXPECT_EQ(first.points[1], Eigen::Vector3d(-0.5, 0.0, 0.0));
+    for (int i = 2; i < 6; ++i) {
+        EXPECT_EQ(first.points[i], Eigen::Vector3d(1.0, 2.0, 0.0));
+    }
+    const ccdkit::Query& second = file.queries[1];
+    EXPECT_EQ(second.line, 7u);
+    EXPECT_EQ(second.truth, std::optional<bool>(false));
+    for (int i = 0; i < 6; ++i) {
+        EXPECT_EQ(second.points[i], Eigen::Vector3d(-1.0, -2.0, 0.0));
+    }
+    // The two slots a 2D query does not use are zero.
+    for (const ccdkit::Query& query : file.queries) {
+        EXPECT_EQ(query.points[6], Eigen::Vector3d::Zero());
+        EXPECT_EQ(query.points[7], Eigen::Vector3d::Zero());
+    }
+}
+
+TEST_F(QueryFileRead, PointEdgeFourColumnsTruthFromMmaBool)
+{
+    const fs::path path = write("set/queries/3pe.csv", rows("1,2,3,4", 18));
+    write("set/mma_bool/3pe_mma_bool.json", "[false, true, false]");
+    const QueryFile file = read_query_file(path, QueryKind::POINT_EDGE);
+    ASSERT_EQ(file.queries.size(), 3u);
+    EXPECT_EQ(file.queries[0].truth, std::optional<bool>(false));
+    EXPECT_EQ(file.queries[1].truth, std::optional<bool>(true));
+    EXPECT_EQ(file.queries[2].line, 13u);
+    EXPECT_EQ(file.queries[2].points[5], Eigen::Vector3d(0.5, 0.75, 0.0));
+
+    write("set/mma_bool/3pe_mma_bool.json", "[false, true]");
+    expect_error(
+        [&] { (void)read_query_file(path, QueryKind::POINT_EDGE); },
+        { "3pe_mma_bool.json:1:", "2 booleans", "3 queries" });
+
+    // Without the JSON file there is no truth.
+    const fs::path bare = write("other/4pe.csv", rows("1,2,3,4", 6));
+    const QueryFile no_truth = read_query_file(bare, QueryKind::POINT_EDGE);
+    ASSERT_EQ(no_truth.queries.size(), 1u);
+    EXPECT_FALSE(no_truth.queries[0].truth.has_value());
+}
+
+TEST_F(QueryFileRead, PointEdgeWrongFieldCount)
+{
+    // A 3D row, too few fields, one too many, a trailing comma.
+    for (const std::string bad : { "1,1,1,1,1,1", "1,1,1", "1", "1,1,1,1,1,1,1", "1,1,1,1,1," }) {
+        SCOPED_TRACE(bad);
+        const std::string found = std::to_string(std::count(bad.begin(), bad.end(), ',') + 1);
+        const fs::path path = write("count.csv", rows("1,1,1,1", 2) + bad + "\n" + rows("1,1,1,1", 3));
+        expect_error(
+            [&] { (void)read_query_file(path, QueryKind::POINT_EDGE); },
+            { path.string() + ":3: expected 4 or 5 fields, found " + found });
+    }
+    // A 3D file read as point-edge, and a 2D file read as 3D.
+    const fs::path path_3d = write("ee.csv", rows("1,1,1,1,1,1", 8));
+    expect_error(
+        [&] { (void)read_query_file(path_3d, QueryKind::POINT_EDGE); },
+        { path_3d.string() + ":1: expected 4 or 5 fields, found 6" });
+    const fs::path path_2d = write("pe.csv", rows("1,1,1,1,1", 6));
+    expect_error(
+        [&] { (void)read_query_file(path_2d, QueryKind::EDGE_EDGE); },
+        { path_2d.string() + ":1: expected 6 or 7 fields, found 5" });
+
+    const fs::path mixed = write("mixed.csv", rows("1,1,1,1", 6) + rows("1,1,1,1,0", 6));
+    expect_error(
+        [&] { (void)read_query_file(mixed, QueryKind::POINT_EDGE); },
+        { mixed.string() + ":7: found 5 fields but line 1 has 4" });
+    const fs::path empty = write("empty_field.csv", rows("1,1,1,1", 4) + "1,1,1,\n" + "1,1,1,1\n");
+    expect_error(
+        [&] { (void)read_query_file(empty, QueryKind::POINT_EDGE); }, { empty.string() + ":5:", "field 4 is empty" });
+    // A trailing comma in a 5-column file: an empty truth field.
+    const fs::path comma = write("comma.csv", rows("1,1,1,1,0", 2) + "1,1,1,1,\n" + rows("1,1,1,1,0", 3));
+    expect_error(
+        [&] { (void)read_query_file(comma, QueryKind::POINT_EDGE); }, { comma.string() + ":3:", "field 5 is empty" });
+}
+
+TEST_F(QueryFileRead, PointEdgeTruncated)
+{
+    // 8 rows: a whole 3D query but one 2D query and 2 rows of the next.
+    const fs::path path = write("short.csv", rows("1,1,1,1,0", 8));
+    expect_error(
+        [&] { (void)read_query_file(path, QueryKind::POINT_EDGE); },
+        { path.string() + ":7:",
+          "truncated query: the file ends after 2 of its 6 rows (8 rows in all, not a multiple of 6)" });
+    // Only part of the first query.
+    const fs::path first = write("first.csv", rows("1,1,1,1", 5));
+    expect_error(
+        [&] { (void)read_query_file(first, QueryKind::POINT_EDGE); },
+        { first.string() + ":1:", "after 5 of its 6 rows", "not a multiple of 6" });
+    // The 3D message still names 8.
+    const fs::path ee = write("short_ee.csv", rows("1,1,1,1,1,1", 6));
+    expect_error(
+        [&] { (void)read_query_file(ee, QueryKind::EDGE_EDGE); },
+        { ee.string() + ":1:", "after 6 of its 8 rows", "not a multiple of 8" });
+}
+
+TEST_F(QueryFileRead, PointEdgeBadTruth)
+{
+    for (const std::string bad : { "2", "-1", "true", "01", "0.5" }) {
+        SCOPED_TRACE(bad);
+        const fs::path path = write("truth.csv", rows("1,1,1,1,0", 3) + "1,1,1,1," + bad + "\n" + rows("1,1,1,1,0", 2));
+        expect_error(
+            [&] { (void)read_query_file(path, QueryKind::POINT_EDGE); },
+            { path.string() + ":4: field 5 '" + bad + "' is not a truth value 0 or 1" });
+    }
+    // The truth must be the same on all 6 rows of a query.
+    const fs::path path = write("mixed.csv", rows("1,1,1,1,1", 6) + rows("1,1,1,1,0", 5) + "1,1,1,1,1\n");
+    expect_error(
+        [&] { (void)read_query_file(path, QueryKind::POINT_EDGE); },
+        { path.string() + ":12: truth 1 differs from 0 on line 7" });
+    // Coordinates are checked as in 3D, with 2D field numbers.
+    const fs::path zero = write("zero.csv", rows("1,1,1,1", 2) + "1,1,1,0\n" + rows("1,1,1,1", 3));
+    expect_error(
+        [&] { (void)read_query_file(zero, QueryKind::POINT_EDGE); },
+        { zero.string() + ":3: field 4: zero denominator" });
+    const fs::path inexact = write("inexact.csv", rows("1,1,1,1", 5) + "1,1,1,3\n");
+    expect_error(
+        [&] { (void)read_query_file(inexact, QueryKind::POINT_EDGE); },
+        { inexact.string() + ":6: fields 3-4", "not exactly representable" });
+}
+
+TEST(QueryFileKind, RowsAndDimension)
+{
+    EXPECT_EQ(query_rows(QueryKind::VERTEX_FACE), 8u);
+    EXPECT_EQ(query_rows(QueryKind::EDGE_EDGE), 8u);
+    EXPECT_EQ(query_rows(QueryKind::POINT_EDGE), 6u);
+    EXPECT_EQ(query_dimension(QueryKind::VERTEX_FACE), 3);
+    EXPECT_EQ(query_dimension(QueryKind::EDGE_EDGE), 3);
+    EXPECT_EQ(query_dimension(QueryKind::POINT_EDGE), 2);
+}
+
 TEST(QueryFileKind, FromPath)
 {
     using K = std::optional<QueryKind>;
@@ -333,6 +479,28 @@ TEST(QueryFileKind, FromPath)
     EXPECT_EQ(query_kind_from_path("queries/3036VF.csv"), K());
     EXPECT_EQ(query_kind_from_path("queries/vf.csv.bak"), K());
     EXPECT_EQ(query_kind_from_path(""), K());
+}
+
+TEST(QueryFileKind, PointEdgeFromPath)
+{
+    using K = std::optional<QueryKind>;
+    EXPECT_EQ(query_kind_from_path("a/point-edge/data_0_0.csv"), K(QueryKind::POINT_EDGE));
+    EXPECT_EQ(query_kind_from_path("/abs/point-edge/x/y.csv"), K(QueryKind::POINT_EDGE));
+    EXPECT_EQ(query_kind_from_path("queries/3036pe.csv"), K(QueryKind::POINT_EDGE));
+    EXPECT_EQ(query_kind_from_path("point-edge.csv"), K(QueryKind::POINT_EDGE));
+    EXPECT_EQ(query_kind_from_path("point-edge"), K(QueryKind::POINT_EDGE));
+    EXPECT_EQ(query_kind_from_path("point-edge/"), K(QueryKind::POINT_EDGE));
+    // The file name wins over the folders, and the innermost folder over outer ones.
+    EXPECT_EQ(query_kind_from_path("vertex-face/12pe.csv"), K(QueryKind::POINT_EDGE));
+    EXPECT_EQ(query_kind_from_path("point-edge/12ee.csv"), K(QueryKind::EDGE_EDGE));
+    EXPECT_EQ(query_kind_from_path("edge-edge/point-edge/data.csv"), K(QueryKind::POINT_EDGE));
+    EXPECT_EQ(query_kind_from_path("point-edge/vertex-face/data.csv"), K(QueryKind::VERTEX_FACE));
+    // Folders must match exactly; only the file stem may end in pe; no case-insensitive match.
+    EXPECT_EQ(query_kind_from_path("3036pe/data.csv"), K());
+    EXPECT_EQ(query_kind_from_path("point-edges/data.csv"), K());
+    EXPECT_EQ(query_kind_from_path("Point-Edge/data.csv"), K());
+    EXPECT_EQ(query_kind_from_path("queries/3036PE.csv"), K());
+    EXPECT_EQ(query_kind_from_path("queries/pe.csv.bak"), K());
 }
 
 TEST_F(QueryFilePaths, RecursesAndSorts)
@@ -372,6 +540,33 @@ TEST_F(QueryFilePaths, RecursesAndSorts)
     }
 }
 
+TEST_F(QueryFilePaths, PointEdgeFolders)
+{
+    const std::string query_3d = rows("1,1,1,1,1,1,1", 8);
+    const std::string query_2d = rows("1,1,1,1,0", 6);
+    write("root/point-edge/a.csv", query_2d + query_2d);
+    write("root/c/7pe.csv", query_2d);
+    write("root/edge-edge/b.csv", query_3d);
+    const std::vector<QueryFile> files = read_query_paths({ dir_ / "root" });
+    ASSERT_EQ(files.size(), 3u);
+    EXPECT_EQ(files[0].path, dir_ / "root/c/7pe.csv");
+    EXPECT_EQ(files[0].kind, QueryKind::POINT_EDGE);
+    EXPECT_EQ(files[0].queries.size(), 1u);
+    EXPECT_EQ(files[1].path, dir_ / "root/edge-edge/b.csv");
+    EXPECT_EQ(files[1].kind, QueryKind::EDGE_EDGE);
+    EXPECT_EQ(files[2].path, dir_ / "root/point-edge/a.csv");
+    EXPECT_EQ(files[2].kind, QueryKind::POINT_EDGE);
+    ASSERT_EQ(files[2].queries.size(), 2u);
+    EXPECT_EQ(files[2].queries[1].kind, QueryKind::POINT_EDGE);
+    EXPECT_EQ(files[2].queries[1].line, 7u);
+
+    // A 3D file in a point-edge folder is an error naming its line.
+    const fs::path wrong = write("wrong/point-edge/x.csv", query_3d);
+    expect_error(
+        [&] { (void)read_query_paths({ dir_ / "wrong" }); },
+        { wrong.string() + ":1: expected 4 or 5 fields, found 7" });
+}
+
 TEST_F(QueryFilePaths, UnknownKindRejected)
 {
     const fs::path path = write("root/misc/data.csv", rows("1,1,1,1,1,1,1", 8));
@@ -388,6 +583,31 @@ TEST_F(QueryFilePaths, ErrorsInsideFolderPropagate)
 {
     const fs::path path = write("root/edge-edge/bad.csv", rows("1,1,1,1,1,1", 3));
     expect_error([&] { (void)read_query_paths({ dir_ / "root" }); }, { path.string() + ":1:", "truncated" });
+}
+
+// The committed 2D sample (tests/data/point-edge): its truth column is the linear model's answer, which the
+// independent exact oracle gives as edge-edge CCD between the zero-length edge (p, p) and the edge, in z = 0.
+TEST(QueryFileSampleData, PointEdgeTruthIsTheLinearModel)
+{
+    const fs::path dir = fs::path(CCDKIT_TEST_DATA_DIR) / "point-edge";
+    const std::vector<QueryFile> files = read_query_paths({ dir });
+    ASSERT_EQ(files.size(), 1u);
+    EXPECT_EQ(files[0].kind, QueryKind::POINT_EDGE);
+    std::size_t positives = 0;
+    for (const ccdkit::Query& q : files[0].queries) {
+        SCOPED_TRACE(files[0].path.string() + ":" + std::to_string(q.line));
+        ASSERT_TRUE(q.truth.has_value());
+        const auto& x = q.points;
+        for (int i = 0; i < 8; ++i) {
+            EXPECT_EQ(x[i].z(), 0.0);
+        }
+        const ccdkit::oracle::OracleResult oracle
+            = ccdkit::oracle::edge_edge({ x[0], x[0], x[1], x[2], x[3], x[3], x[4], x[5] });
+        EXPECT_EQ(oracle.hit, *q.truth);
+        positives += *q.truth;
+    }
+    EXPECT_EQ(files[0].queries.size(), 211u);
+    EXPECT_EQ(positives, 141u);
 }
 
 TEST(QueryFileSharedData, ReadsAllQueries)

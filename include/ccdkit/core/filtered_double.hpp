@@ -75,6 +75,14 @@ inline FilteredDouble operator*(const FilteredDouble& a, const FilteredDouble& b
     return r;
 }
 
+/// Negation is exact.
+inline FilteredDouble operator-(const FilteredDouble& a)
+{
+    FilteredDouble r = a;
+    r.value = -a.value;
+    return r;
+}
+
 inline FilteredDouble& operator+=(FilteredDouble& a, const FilteredDouble& b) { return a = a + b; }
 inline FilteredDouble& operator-=(FilteredDouble& a, const FilteredDouble& b) { return a = a - b; }
 

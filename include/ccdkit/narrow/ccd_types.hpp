@@ -27,6 +27,10 @@ enum class CcdStatus : std::uint8_t {
 enum class CcdMethod : std::uint8_t {
     EXACT, ///< Bernstein sign classification, filtered then exact: the exact answer of the linear model
     BSC_FLOAT, ///< the same classification in plain double arithmetic (fast, no guarantee)
+    /// Space-time CCD (Brochu & Bridson 2009, narrow/spacetime_ccd.hpp): exact for its own piecewise-linear
+    /// model, which is not the linear one. Through `vertex_face_ccd` / `edge_edge_ccd` the query's points get
+    /// ids 0, 1, 2, 3 in their order; mesh-level CCD passes the mesh's vertex ids.
+    SPACETIME,
 };
 
 struct CcdOptions {
@@ -65,8 +69,12 @@ struct CcdResult {
     /// contact at ea0 + s (ea1 - ea0) and eb0 + u (eb1 - eb0).
     Eigen::Vector3d contact = Eigen::Vector3d::Zero();
     /// Unit normal at toi_upper: the triangle's normal, or the cross product of the two edge directions;
-    /// zero where it is undefined (collapsed triangle, parallel edges).
+    /// zero where it is undefined (collapsed triangle, parallel edges). Oriented towards the side the vertex
+    /// (edge a) starts on, so that an approaching contact has a negative `normal_velocity`.
     Eigen::Vector3d normal = Eigen::Vector3d::Zero();
+    /// Relative normal velocity at the contact: normal . (velocity of the vertex (edge a's contact point) minus
+    /// velocity of the triangle's (edge b's) contact point), velocities being the displacements over the step.
+    double normal_velocity = 0.0;
     DecidedBy decided_by = DecidedBy::FILTER;
 };
 
