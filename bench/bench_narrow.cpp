@@ -3,8 +3,8 @@
 // exactly degenerate ones (decided by exact arithmetic), and the bundled example query files; the exact
 // linear-model method, BSC-float and space-time CCD side by side in one run.
 #include <ccdkit/io/query_file.hpp>
+#include <ccdkit/io/run_query.hpp>
 #include <ccdkit/narrow/edge_edge_ccd.hpp>
-#include <ccdkit/narrow/spacetime_ccd.hpp>
 #include <ccdkit/narrow/vertex_face_ccd.hpp>
 
 #include <benchmark/benchmark.h>
@@ -52,30 +52,7 @@ void bench_example_files(benchmark::State& state, CcdMethod method)
     for (auto _ : state) {
         for (const auto& f : files) {
             for (const auto& q : f.queries) {
-                const auto& x = q.points;
-                switch (q.kind) {
-                case QueryKind::VERTEX_FACE:
-                    benchmark::DoNotOptimize(
-                        vertex_face_ccd({ x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] }, options));
-                    break;
-                case QueryKind::EDGE_EDGE:
-                    benchmark::DoNotOptimize(
-                        edge_edge_ccd({ x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] }, options));
-                    break;
-                case QueryKind::POINT_EDGE:
-                    // As in `ccdkit queries`: 2D space-time CCD, or the linear model as 3D edge-edge CCD
-                    // between the zero-length edge (p, p) and the edge.
-                    if (method == CcdMethod::SPACETIME) {
-                        benchmark::DoNotOptimize(spacetime_point_edge_ccd(
-                            { x[0].head<2>(), x[1].head<2>(), x[2].head<2>(), x[3].head<2>(), x[4].head<2>(),
-                              x[5].head<2>() },
-                            { 0, 1, 2, 3 }, options));
-                    } else {
-                        benchmark::DoNotOptimize(
-                            edge_edge_ccd({ x[0], x[0], x[1], x[2], x[3], x[3], x[4], x[5] }, options));
-                    }
-                    break;
-                }
+                benchmark::DoNotOptimize(run_query(q, options));
                 ++count;
             }
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "check_command.hpp"
 
+#include "method_names.hpp"
 #include "peak_memory.hpp"
 #include "progress.hpp"
 
@@ -28,10 +29,6 @@ namespace {
         int threads = 0;
         double t_max = 1.0;
     };
-
-    const std::map<std::string, CcdMethod> METHODS { { "exact", CcdMethod::EXACT },
-                                                     { "bsc-float", CcdMethod::BSC_FLOAT },
-                                                     { "spacetime", CcdMethod::SPACETIME } };
 
     void run(const CheckOptions& opt)
     {
@@ -74,7 +71,7 @@ namespace {
         }
         const Eigen::MatrixX2i edges = edges_from_faces(start.faces);
         MeshCcdOptions options;
-        options.narrow.method = METHODS.at(opt.method);
+        options.narrow.method = *ccd_method_from_name(opt.method);
         options.narrow.t_max = opt.t_max;
         options.broad_phase = *broad_phase_method_from_name(opt.broad);
         Progress progress("check");
@@ -138,7 +135,7 @@ void add_check_command(CLI::App& app)
     cmd->add_option(
            "-m,--method", opt->method,
            "narrow phase: exact (default), bsc-float, or spacetime (space-time CCD with the mesh's vertex ids)")
-        ->check(CLI::IsMember({ "exact", "bsc-float", "spacetime" }));
+        ->check(CLI::IsMember(method_names()));
     cmd->add_option("--broad", opt->broad, "broad phase: bvh (default), sap or brute-force")
         ->check(CLI::IsMember({ "bvh", "sap", "brute-force" }));
     cmd->add_option("--json", opt->json_path, "write the colliding pairs, times and counts as JSON");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "queries_command.hpp"
 
+#include "method_names.hpp"
 #include "progress.hpp"
 #include "query_runner.hpp"
 
@@ -23,10 +24,6 @@ namespace {
         double t_max = 1.0;
         double tolerance = 1e-6;
     };
-
-    const std::map<std::string, CcdMethod> METHODS { { "exact", CcdMethod::EXACT },
-                                                     { "bsc-float", CcdMethod::BSC_FLOAT },
-                                                     { "spacetime", CcdMethod::SPACETIME } };
 
     std::string kind_name(QueryKind k)
     {
@@ -120,7 +117,7 @@ namespace {
         nlohmann::json runs = nlohmann::json::array();
         for (const auto& method : opt.methods) {
             CcdOptions options;
-            options.method = METHODS.at(method);
+            options.method = *ccd_method_from_name(method);
             options.t_max = opt.t_max;
             options.tolerance = opt.tolerance;
             Progress progress("queries (" + method + ")");
@@ -152,7 +149,7 @@ void add_queries_command(CLI::App& app)
            "-m,--method", opt->methods,
            "method(s): exact (default), bsc-float, spacetime (space-time CCD, its own model: differences from the "
            "linear-model truth count as FP/FN); repeat to compare")
-        ->check(CLI::IsMember({ "exact", "bsc-float", "spacetime" }))
+        ->check(CLI::IsMember(method_names()))
         // One method per -m, so that paths may follow it (`-m exact -m spacetime PATH`).
         ->allow_extra_args(false);
     cmd->add_option("--json", opt->json_path, "write the statistics as JSON (a list when several methods)");

@@ -28,7 +28,4 @@ struct QuerySetStats {
     const CcdOptions& options,
     const std::function<void(std::size_t, std::size_t)>& progress);
 
-/// Runs one query.
-[[nodiscard]] CcdResult run_query(const Query& query, const CcdOptions& options);
-
 } // namespace ccdkit::cli

@@ -29,10 +29,7 @@ namespace {
             result.normal.setZero();
         }
         result.contact = { s, u, 0.0 };
-        const auto offset = [&](const std::array<Eigen::Vector3d, 4>& y) -> Eigen::Vector3d {
-            return (y[0] + s * (y[1] - y[0])) - (y[2] + u * (y[3] - y[2]));
-        };
-        details::orient_normal(offset(motion.start), offset(motion.end) - offset(motion.start), result);
+        details::orient_normal(motion, { 1.0 - s, s, u - 1.0, -u }, result);
     }
 } // namespace
 

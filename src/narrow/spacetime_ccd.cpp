@@ -158,25 +158,22 @@ namespace {
         DecidedBy decided_by_ = DecidedBy::FILTER;
     };
 
-    [[nodiscard]] bool valid(const QueryMotion& motion, const CcdOptions& options)
-    {
-        return motion.is_finite() && options.t_max > 0.0 && options.t_max <= 1.0;
-    }
-
-    /// Runs the query and fills the result; `contact_data(motion, contact, result)` sets contact, normal and
-    /// normal velocity from the contact's weights, on the unscaled motion.
+    /// Runs the query and fills the result; `contact_data(motion, contact, result)` sets the contact parameters
+    /// and the (unoriented) normal from the contact's weights, on the unscaled motion. The second primitive's
+    /// points are those from `second_first_point` on.
     template <std::size_t NP, std::size_t NQ, class ContactData>
     [[nodiscard]] CcdResult run_spacetime(
         const QueryMotion& motion,
         int spatial_dim,
         const std::array<CornerList, NP>& first,
         const std::array<CornerList, NQ>& second,
+        int second_first_point,
         const CcdOptions& options,
         ContactData contact_data)
     {
         CcdResult result;
         result.toi_lower = result.toi_upper = options.t_max;
-        if (!valid(motion, options)) {
+        if (!motion.is_finite() || !details::valid_options(options)) {
             result.status = CcdStatus::INVALID_INPUT;
             return result;
         }
@@ -191,31 +188,26 @@ namespace {
         result.status = contact->time == 0.0 ? CcdStatus::INITIALLY_TOUCHING : CcdStatus::HIT;
         result.toi_lower = result.toi_upper = contact->time;
         contact_data(motion, *contact, result);
+        std::array<double, 4> signed_weight = contact->weight;
+        for (int i = second_first_point; i < 4; ++i) {
+            signed_weight[i] = -signed_weight[i];
+        }
+        details::orient_normal(motion, signed_weight, result);
         return result;
     }
 
-    [[nodiscard]] Eigen::Vector3d velocity(const QueryMotion& motion, int point)
-    {
-        return motion.end[point] - motion.start[point];
-    }
 } // namespace
 
 CcdResult spacetime_vertex_face_ccd(const VertexFaceMotion& motion, const SpacetimeIds& ids, const CcdOptions& options)
 {
     return run_spacetime(
         details::to_query_motion(motion), 3, std::array { path_of(0) },
-        prism_tetrahedra(by_id(std::array { 1, 2, 3 }, ids)), options,
+        prism_tetrahedra(by_id(std::array { 1, 2, 3 }, ids)), 1, options,
         [](const QueryMotion& m, const SpacetimeContact& c, CcdResult& result) {
             const auto x = m.at(c.time);
             result.contact = { c.weight[1], c.weight[2], c.weight[3] };
             const Eigen::Vector3d n = (x[2] - x[1]).cross(x[3] - x[1]);
             result.normal = n.squaredNorm() > 0.0 ? n.normalized() : Eigen::Vector3d::Zero();
-            Eigen::Vector3d face_start = Eigen::Vector3d::Zero(), face_velocity = Eigen::Vector3d::Zero();
-            for (int k = 1; k <= 3; ++k) {
-                face_start += c.weight[k] * m.start[k];
-                face_velocity += c.weight[k] * velocity(m, k);
-            }
-            details::orient_normal(m.start[0] - face_start, velocity(m, 0) - face_velocity, result);
         });
 }
 
@@ -223,18 +215,13 @@ CcdResult spacetime_edge_edge_ccd(const EdgeEdgeMotion& motion, const SpacetimeI
 {
     return run_spacetime(
         details::to_query_motion(motion), 3, edge_triangles(by_id(std::array { 0, 1 }, ids)),
-        edge_triangles(by_id(std::array { 2, 3 }, ids)), options,
+        edge_triangles(by_id(std::array { 2, 3 }, ids)), 2, options,
         [](const QueryMotion& m, const SpacetimeContact& c, CcdResult& result) {
             const auto x = m.at(c.time);
             const double s = c.weight[1], u = c.weight[3];
             result.contact = { s, u, 0.0 };
             const Eigen::Vector3d n = (x[1] - x[0]).cross(x[3] - x[2]);
             result.normal = n.squaredNorm() > 0.0 ? n.normalized() : Eigen::Vector3d::Zero();
-            const Eigen::Vector3d start_offset
-                = ((1.0 - s) * m.start[0] + s * m.start[1]) - ((1.0 - u) * m.start[2] + u * m.start[3]);
-            const Eigen::Vector3d relative_velocity
-                = ((1.0 - s) * velocity(m, 0) + s * velocity(m, 1)) - ((1.0 - u) * velocity(m, 2) + u * velocity(m, 3));
-            details::orient_normal(start_offset, relative_velocity, result);
         });
 }
 
@@ -245,7 +232,7 @@ CcdResult spacetime_point_edge_ccd(const PointEdgeMotion2d& motion, const Spacet
     const QueryMotion m3 { { lift(motion.p_t0), lift(motion.e0_t0), lift(motion.e1_t0), lift(motion.p_t0) },
                            { lift(motion.p_t1), lift(motion.e0_t1), lift(motion.e1_t1), lift(motion.p_t1) } };
     return run_spacetime(
-        m3, 2, std::array { path_of(0) }, edge_triangles(by_id(std::array { 1, 2 }, ids)), options,
+        m3, 2, std::array { path_of(0) }, edge_triangles(by_id(std::array { 1, 2 }, ids)), 1, options,
         [](const QueryMotion& m, const SpacetimeContact& c, CcdResult& result) {
             const auto x = m.at(c.time);
             const double s = c.weight[2];
@@ -253,9 +240,6 @@ CcdResult spacetime_point_edge_ccd(const PointEdgeMotion2d& motion, const Spacet
             const Eigen::Vector3d d = x[2] - x[1];
             const Eigen::Vector3d n(-d.y(), d.x(), 0.0);
             result.normal = n.squaredNorm() > 0.0 ? n.normalized() : Eigen::Vector3d::Zero();
-            const Eigen::Vector3d edge_start = (1.0 - s) * m.start[1] + s * m.start[2];
-            const Eigen::Vector3d edge_velocity = (1.0 - s) * velocity(m, 1) + s * velocity(m, 2);
-            details::orient_normal(m.start[0] - edge_start, velocity(m, 0) - edge_velocity, result);
         });
 }
 

@@ -8,18 +8,6 @@
 namespace ccdkit {
 
 namespace {
-    /// Orients the normal and sets the normal velocity of a contact with weights `result.contact`.
-    void orient(const details::QueryMotion& motion, CcdResult& result)
-    {
-        const auto face_point = [&](const std::array<Eigen::Vector3d, 4>& x) {
-            return result.contact[0] * x[1] + result.contact[1] * x[2] + result.contact[2] * x[3];
-        };
-        const Eigen::Vector3d velocity_p = motion.end[0] - motion.start[0];
-        details::orient_normal(
-            motion.start[0] - face_point(motion.start),
-            velocity_p - (face_point(motion.end) - face_point(motion.start)), result);
-    }
-
     /// Barycentric weights of the point of the triangle closest to p, and the triangle's unit normal.
     /// A collapsed triangle has no normal (zero); its weights are those of the closest point on its longest
     /// side.
@@ -35,7 +23,7 @@ namespace {
             const double v = (a * w.dot(e2) - b * w.dot(e1)) / det;
             result.contact = { 1.0 - u - v, u, v };
             result.normal = n.normalized();
-            orient(motion, result);
+            details::orient_normal(motion, { 1.0, -result.contact[0], -result.contact[1], -result.contact[2] }, result);
             return;
         }
         // Longest side (i, j) of the collapsed triangle, and the parameter of p's projection on it.

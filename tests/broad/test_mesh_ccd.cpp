@@ -5,6 +5,7 @@
 #include <ccdkit/mesh/cloth_scene.hpp>
 #include <ccdkit/mesh/triangle_mesh.hpp>
 #include <ccdkit/narrow/edge_edge_ccd.hpp>
+#include <ccdkit/narrow/spacetime_ccd.hpp>
 #include <ccdkit/narrow/vertex_face_ccd.hpp>
 
 #include <gtest/gtest.h>
@@ -17,9 +18,13 @@ using ccdkit::test::edge_edge_pairs;
 using ccdkit::test::vertex_face_pairs;
 
 namespace {
-/// Every pair tested directly, no broad phase: the reference for the whole pipeline.
-MeshCcdResult all_pairs(const ClothScene& s, const Eigen::MatrixX2i& edges)
+/// Every pair tested directly, no broad phase: the reference for the whole pipeline. Space-time CCD gets the
+/// mesh's vertex ids.
+MeshCcdResult all_pairs(const ClothScene& s, const Eigen::MatrixX2i& edges, CcdMethod method = CcdMethod::EXACT)
 {
+    CcdOptions options;
+    options.method = method;
+    const bool spacetime = method == CcdMethod::SPACETIME;
     MeshCcdResult r;
     const auto& v0 = s.start.vertices;
     const auto& v1 = s.end;
@@ -31,8 +36,10 @@ MeshCcdResult all_pairs(const ClothScene& s, const Eigen::MatrixX2i& edges)
             if (f(j, 0) == v || f(j, 1) == v || f(j, 2) == v) {
                 continue;
             }
-            const CcdResult c = vertex_face_ccd(
-                { p0(v), p0(f(j, 0)), p0(f(j, 1)), p0(f(j, 2)), p1(v), p1(f(j, 0)), p1(f(j, 1)), p1(f(j, 2)) });
+            const VertexFaceMotion m { p0(v), p0(f(j, 0)), p0(f(j, 1)), p0(f(j, 2)),
+                                       p1(v), p1(f(j, 0)), p1(f(j, 1)), p1(f(j, 2)) };
+            const CcdResult c = spacetime ? spacetime_vertex_face_ccd(m, { v, f(j, 0), f(j, 1), f(j, 2) })
+                                          : vertex_face_ccd(m, options);
             if (c.hit) {
                 r.vertex_face.push_back({ v, j, c.toi_lower, c.toi_upper });
             }
@@ -44,8 +51,10 @@ MeshCcdResult all_pairs(const ClothScene& s, const Eigen::MatrixX2i& edges)
             if (ea[0] == eb[0] || ea[0] == eb[1] || ea[1] == eb[0] || ea[1] == eb[1]) {
                 continue;
             }
-            const CcdResult c = edge_edge_ccd(
-                { p0(ea[0]), p0(ea[1]), p0(eb[0]), p0(eb[1]), p1(ea[0]), p1(ea[1]), p1(eb[0]), p1(eb[1]) });
+            const EdgeEdgeMotion m { p0(ea[0]), p0(ea[1]), p0(eb[0]), p0(eb[1]),
+                                     p1(ea[0]), p1(ea[1]), p1(eb[0]), p1(eb[1]) };
+            const CcdResult c
+                = spacetime ? spacetime_edge_edge_ccd(m, { ea[0], ea[1], eb[0], eb[1] }) : edge_edge_ccd(m, options);
             if (c.hit) {
                 r.edge_edge.push_back({ a, b, c.toi_lower, c.toi_upper });
             }
@@ -83,6 +92,19 @@ INSTANTIATE_TEST_SUITE_P(
     Methods,
     MeshCcdBroadPhases,
     ::testing::Values(BroadPhaseMethod::BVH, BroadPhaseMethod::SWEEP_AND_PRUNE, BroadPhaseMethod::BRUTE_FORCE));
+
+TEST(MeshCcd, SpacetimeUsesTheMeshVertexIds)
+{
+    const ClothScene s = crumpling_cloth(9, 3.0, 7);
+    const Eigen::MatrixX2i edges = edges_from_faces(s.start.faces);
+    MeshCcdOptions options;
+    options.narrow.method = CcdMethod::SPACETIME;
+    const MeshCcdResult r = mesh_ccd(s.start.vertices, s.end, edges, s.start.faces, options);
+    const MeshCcdResult expected = all_pairs(s, edges, CcdMethod::SPACETIME);
+    EXPECT_FALSE(r.vertex_face.empty());
+    EXPECT_EQ(vertex_face_pairs(r), vertex_face_pairs(expected));
+    EXPECT_EQ(edge_edge_pairs(r), edge_edge_pairs(expected));
+}
 
 TEST(MeshCcd, StaticMeshDoesNotCollide)
 {

@@ -33,7 +33,9 @@ TEST(EdgeEdgeCcd, CrossingEdges)
     EXPECT_GE(r.toi_upper, 0.25);
     EXPECT_NEAR(r.contact[0], 0.5, 1e-6);
     EXPECT_NEAR(r.contact[1], 0.5, 1e-6);
-    EXPECT_NEAR(std::abs(r.normal[2]), 1.0, 1e-12);
+    // Edge a starts below b: the normal points down, towards a, and a approaches b at relative speed 4.
+    EXPECT_NEAR(r.normal[2], -1.0, 1e-12);
+    EXPECT_NEAR(r.normal_velocity, -4.0, 1e-9);
     EXPECT_TRUE(agrees_with_oracle(false, x));
 }
 

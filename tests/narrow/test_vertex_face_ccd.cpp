@@ -33,7 +33,9 @@ TEST(VertexFaceCcd, PassesThroughInterior)
     EXPECT_LE(r.toi_upper - r.toi_lower, 1e-6);
     EXPECT_NEAR(r.contact[0], 0.5, 1e-6);
     EXPECT_NEAR(r.contact[1], 0.25, 1e-6);
-    EXPECT_NEAR(std::abs(r.normal[2]), 1.0, 1e-12);
+    // The normal points to the side the vertex comes from; approaching gives a negative normal velocity.
+    EXPECT_NEAR(r.normal[2], 1.0, 1e-12);
+    EXPECT_NEAR(r.normal_velocity, -2.0, 1e-9);
     EXPECT_EQ(r.decided_by, DecidedBy::FILTER);
     EXPECT_TRUE(agrees_with_oracle(true, x));
 }

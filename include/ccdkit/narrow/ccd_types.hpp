@@ -3,7 +3,11 @@
 
 #include <Eigen/Core>
 
+#include <array>
 #include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
 
 namespace ccdkit {
 
@@ -32,6 +36,24 @@ enum class CcdMethod : std::uint8_t {
     /// ids 0, 1, 2, 3 in their order; mesh-level CCD passes the mesh's vertex ids.
     SPACETIME,
 };
+
+/// The methods' names on the command line and in reports.
+inline constexpr std::array<std::pair<CcdMethod, std::string_view>, 3> CCD_METHOD_NAMES { {
+    { CcdMethod::EXACT, "exact" },
+    { CcdMethod::BSC_FLOAT, "bsc-float" },
+    { CcdMethod::SPACETIME, "spacetime" },
+} };
+
+/// The method of a name in CCD_METHOD_NAMES; nothing for an unknown name.
+[[nodiscard]] inline std::optional<CcdMethod> ccd_method_from_name(std::string_view name)
+{
+    for (const auto& [method, method_name] : CCD_METHOD_NAMES) {
+        if (name == method_name) {
+            return method;
+        }
+    }
+    return std::nullopt;
+}
 
 struct CcdOptions {
     /// End of the time interval; queries look at t in [0, t_max], 0 < t_max <= 1.

@@ -25,11 +25,6 @@ inline constexpr int FLOAT_MAX_DEPTH = 12;
 /// How often the filter may resume after handing a stretch of time to the exact stage.
 inline constexpr int FILTER_ROUNDS = 3;
 
-[[nodiscard]] inline bool valid_options(const CcdOptions& options)
-{
-    return options.t_max > 0.0 && options.t_max <= 1.0 && options.tolerance > 0.0 && std::isfinite(options.tolerance);
-}
-
 /// Runs a query; `contact_data(motion, t, result)` fills contact parameters and normal at time t.
 template <class Terms, class ContactData>
 [[nodiscard]] CcdResult run_ccd(const QueryMotion& motion, const CcdOptions& options, ContactData contact_data)

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "query_motion.hpp"
+
 #include <ccdkit/narrow/ccd_types.hpp>
 
 #include <Eigen/Core>
+
+#include <array>
 
 namespace ccdkit::details {
 
@@ -11,15 +15,20 @@ namespace ccdkit::details {
 /// edge a, the 2D point) starts on, and sets the relative normal velocity, so that an approaching contact has
 /// `normal_velocity < 0`. When the two contact points start at the same place, the normal keeps its
 /// orientation.
-/// @param[in] start_offset       first contact point minus second, at t = 0
-/// @param[in] relative_velocity  velocity of the first contact point minus the second's (per unit time)
-inline void
-orient_normal(const Eigen::Vector3d& start_offset, const Eigen::Vector3d& relative_velocity, CcdResult& result)
+/// @param[in] weight  the contact points as weights of the query's points: the first primitive's positive
+///                    (summing to 1), the second's negated, so that sum_i weight_i x_i is the offset from the
+///                    second contact point to the first
+inline void orient_normal(const QueryMotion& motion, const std::array<double, 4>& weight, CcdResult& result)
 {
+    Eigen::Vector3d start_offset = Eigen::Vector3d::Zero(), end_offset = Eigen::Vector3d::Zero();
+    for (int i = 0; i < 4; ++i) {
+        start_offset += weight[i] * motion.start[i];
+        end_offset += weight[i] * motion.end[i];
+    }
     if (result.normal.dot(start_offset) < 0.0) {
         result.normal = -result.normal;
     }
-    result.normal_velocity = result.normal.dot(relative_velocity);
+    result.normal_velocity = result.normal.dot(end_offset - start_offset);
 }
 
 } // namespace ccdkit::details

@@ -85,6 +85,12 @@ struct QueryMotion {
     }
 };
 
+/// Options every method accepts: 0 < t_max <= 1, a positive finite tolerance.
+[[nodiscard]] inline bool valid_options(const CcdOptions& options)
+{
+    return options.t_max > 0.0 && options.t_max <= 1.0 && options.tolerance > 0.0 && std::isfinite(options.tolerance);
+}
+
 inline QueryMotion to_query_motion(const VertexFaceMotion& m)
 {
     return { { m.p_t0, m.t0_t0, m.t1_t0, m.t2_t0 }, { m.p_t1, m.t0_t1, m.t1_t1, m.t2_t1 } };

@@ -129,6 +129,8 @@ namespace {
                 low_sum += low;
             }
         }
+        // Coordinates are scaled to |x| < 2, so every low_j <= 1 and each partial minor's exponent stays above
+        // low_sum - 3: no underflow either.
         return bits <= std::numeric_limits<double>::digits && low_sum >= -900;
     }
 
@@ -204,7 +206,7 @@ bool SimplexIntersection::intersect(const Simplex& p, const Simplex& q, int dim)
         std::array<double, 6> c {};
         c[0] = 1.0;
         c[p.size] = -1.0;
-        add_candidate(p, q, c, dim);
+        add_candidate(p, q, c);
     } else if (p.size + q.size - 2 == dim) {
         meet = complementary(p, q, dim);
     } else {
@@ -260,7 +262,7 @@ bool SimplexIntersection::complementary(const Simplex& p, const Simplex& q, int 
             for (int i = 0; i < m; ++i) {
                 value[i] = c[i].value;
             }
-            add_candidate(p, q, value, dim);
+            add_candidate(p, q, value);
             return true;
         }
     }
@@ -278,7 +280,7 @@ bool SimplexIntersection::complementary(const Simplex& p, const Simplex& q, int 
         return one_to_one_projection(p, q, dim);
     }
     if (verdict > 0) {
-        add_candidate(p, q, proportional_doubles(c, m), dim);
+        add_candidate(p, q, proportional_doubles(c, m));
     }
     return verdict > 0;
 }
@@ -337,7 +339,7 @@ bool SimplexIntersection::some_face_pair(const Simplex& p, const Simplex& q, int
     return meet;
 }
 
-void SimplexIntersection::add_candidate(const Simplex& p, const Simplex& q, const std::array<double, 6>& c, int dim)
+void SimplexIntersection::add_candidate(const Simplex& p, const Simplex& q, const std::array<double, 6>& c)
 {
     // Weights: c over the first simplex, -c over the second, each normalised to sum 1 (both sums are equal).
     double sum = 0.0;
@@ -348,7 +350,6 @@ void SimplexIntersection::add_candidate(const Simplex& p, const Simplex& q, cons
         return; // the weights underflowed: no usable point
     }
     Candidate candidate;
-    candidate.contact.generic = dim == dim_ && p.size == p_top_.size && q.size == q_top_.size;
     for (int i = 0; i < p.size + q.size; ++i) {
         const double w = std::max(0.0, (i < p.size ? c[i] : -c[i]) / sum);
         if (i < p.size) {

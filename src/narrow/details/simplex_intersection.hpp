@@ -45,8 +45,6 @@ struct Simplex {
 /// approximate).
 struct SimplexContact {
     std::array<double, 4> p_weight {}, q_weight {};
-    /// False when the point comes from a degenerate configuration (see SimplexIntersection).
-    bool generic = true;
 };
 
 /// Decides whether two closed simplices in R^dim meet, and finds a common point.
@@ -77,7 +75,7 @@ private:
     bool complementary(const Simplex& p, const Simplex& q, int dim);
     bool one_to_one_projection(const Simplex& p, const Simplex& q, int dim);
     bool some_face_pair(const Simplex& p, const Simplex& q, int dim);
-    void add_candidate(const Simplex& p, const Simplex& q, const std::array<double, 6>& c, int dim);
+    void add_candidate(const Simplex& p, const Simplex& q, const std::array<double, 6>& c);
 
     int dim_;
     bool filter_;
