@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 
@@ -20,6 +22,9 @@ constexpr double U = 0x1p-53; ///< unit roundoff
 constexpr double TINY = 0x1p-1000;
 
 template <int Dim> using Vec = Eigen::Matrix<double, Dim, 1>;
+
+/// 2^e for -1022 <= e <= 1023, built from its bits.
+inline double power_of_two(int e) { return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52); }
 
 /// A pair of primitives with NA and NB vertices, moving linearly: x(t) = x0 + t p. Scaled by a power of
 /// two so that every coordinate is below 1 in magnitude (exact, but for underflow covered by TINY).
@@ -41,17 +46,16 @@ template <int Dim, int NA, int NB> struct ScaledPair {
         for (int i = 0; i < N; ++i) {
             largest = std::max({ largest, at_t0[i].cwiseAbs().maxCoeff(), second[i].cwiseAbs().maxCoeff() });
         }
-        int exponent = 0;
-        std::frexp(largest, &exponent); // largest < 2^exponent
-        const auto scaled = [exponent](const Vec<Dim>& v) -> Vec<Dim> {
-            return v.unaryExpr([exponent](double c) { return std::ldexp(c, -exponent); });
-        };
+        // Two power-of-two factors with product 2^-e, largest < 2^e, each a normal double whatever e is;
+        // multiplying by them is exact (but for underflow, which TINY covers) and far cheaper than ldexp.
+        const int exponent = largest > 0.0 ? std::ilogb(largest) + 1 : 0;
+        const double f1 = power_of_two(-exponent / 2), f2 = power_of_two(-exponent - (-exponent / 2));
         for (int i = 0; i < N; ++i) {
-            x0[i] = scaled(at_t0[i]);
-            p[i] = displacements ? scaled(second[i]) : Vec<Dim>(scaled(second[i]) - x0[i]);
+            x0[i] = at_t0[i] * f1 * f2;
+            p[i] = displacements ? Vec<Dim>(second[i] * f1 * f2) : Vec<Dim>(second[i] * f1 * f2 - x0[i]);
         }
-        min_distance = std::ldexp(s, -exponent);
-        if (std::ldexp(min_distance, exponent) != s) {
+        min_distance = s * f1 * f2;
+        if (min_distance / f2 / f1 != s) {
             min_distance += TINY; // underflow: never certify less than the requested separation
         }
         // x0 + t p is computed as fl(x0 + fl(t p~)), p~ = p or fl(x1 - x0): per coordinate the rounding
@@ -63,17 +67,18 @@ template <int Dim, int NA, int NB> struct ScaledPair {
             (i < NA ? position_error_a : position_error_b)
                 = std::max(i < NA ? position_error_a : position_error_b, error);
             mean += p[i];
-            largest_p = std::max(largest_p, p[i].norm());
+            largest_p = std::max(largest_p, p[i].template lpNorm<1>());
         }
         mean /= N;
         // Any reference velocity c works in |p_a - c| + |p_b - c|; the computed mean is a good one. The
-        // factor covers rounding of p_i - c and of the norms; the last term the rounding of p itself.
-        double speed_a = 0.0, speed_b = 0.0;
+        // factor covers rounding of p_i - c and of the norms; the last term the rounding of p itself (the
+        // 1-norm bounds the Euclidean one).
+        double speed_a = 0.0, speed_b = 0.0; // squared
         for (int i = 0; i < N; ++i) {
             double& speed = i < NA ? speed_a : speed_b;
-            speed = std::max(speed, (p[i] - mean).norm());
+            speed = std::max(speed, (p[i] - mean).squaredNorm());
         }
-        speed_bound = (speed_a + speed_b) * (1 + 16 * U) + 8 * U * largest_p + TINY;
+        speed_bound = (std::sqrt(speed_a) + std::sqrt(speed_b)) * (1 + 16 * U) + 8 * U * largest_p + TINY;
     }
 
     [[nodiscard]] std::array<Vec<Dim>, N> at(double t) const
@@ -86,36 +91,46 @@ template <int Dim, int NA, int NB> struct ScaledPair {
     }
 };
 
-/// A lower bound of min_{a in A} n.a - max_{b in B} n.b for n = v / |v| (or with A and B swapped,
-/// whichever is larger), where A is the hull of x[0, NA) and B of x[NA, N): the distance between the
-/// hulls is at least this. Computed with a forward error bound: each h_k = v.(x_k - x_0) is within
-/// (Dim + 8) u |v|.|x_k - x_0| (the difference's rounding, the dot product's and the sums below).
-template <int Dim, int NA, int N> double separation_lower_bound(const std::array<Vec<Dim>, N>& x, const Vec<Dim>& v)
+/// A lower bound of the distance between the hulls A of x[0, NA) and B of x[NA, N): for a unit vector n,
+/// dist(A, B) >= min_A n.a - max_B n.b (or with A and B swapped), and the best of the given directions is
+/// kept. Error analysis, with d_k = fl(x_k - x_0) and D = max |d_k|: each h_k = fl(v.d_k) is within
+/// (Dim + 3) u |v| D of v.(x_k - x_0) (the difference's rounding, then the dot product's); a difference of
+/// two of them within twice that; so the normalized separation is within 2 (Dim + 3) u D (1 + u), whatever
+/// the direction, plus the relative rounding of gap^2 / |v|^2 and its square root (below 5 u for Dim <= 3).
+template <int Dim, int NA, int N, std::size_t K>
+double separation_lower_bound(const std::array<Vec<Dim>, N>& x, const std::array<Vec<Dim>, K>& directions)
 {
-    const double vv = v.squaredNorm();
-    if (!(vv > 0.0) || !std::isfinite(vv)) {
-        return 0.0;
-    }
-    constexpr double inf = std::numeric_limits<double>::infinity();
-    double a_low = inf, a_high = -inf, b_low = inf, b_high = -inf;
+    std::array<Vec<Dim>, N> d;
+    double spread = 0.0; // D, bounded by the 1-norm (no square root)
     for (int k = 0; k < N; ++k) {
-        const Vec<Dim> d = x[k] - x[0];
-        const double h = v.dot(d);
-        const double error = (Dim + 8) * U * v.cwiseAbs().dot(d.cwiseAbs()) + TINY;
-        if (k < NA) {
-            a_low = std::min(a_low, h - error);
-            a_high = std::max(a_high, h + error);
-        } else {
-            b_low = std::min(b_low, h - error);
-            b_high = std::max(b_high, h + error);
+        d[k] = x[k] - x[0];
+        spread = std::max(spread, d[k].template lpNorm<1>());
+    }
+    double best = 0.0; // largest gap^2 / |v|^2 over directions with a positive gap
+    for (const Vec<Dim>& v : directions) {
+        const double vv = v.squaredNorm();
+        if (!(vv > 0.0) || !std::isfinite(vv)) {
+            continue;
+        }
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        double a_low = inf, a_high = -inf, b_low = inf, b_high = -inf;
+        for (int k = 0; k < N; ++k) {
+            const double h = v.dot(d[k]);
+            if (k < NA) {
+                a_low = std::min(a_low, h);
+                a_high = std::max(a_high, h);
+            } else {
+                b_low = std::min(b_low, h);
+                b_high = std::max(b_high, h);
+            }
+        }
+        const double gap = std::max(a_low - b_high, b_low - a_high);
+        if (gap > 0.0) {
+            best = std::max(best, gap * gap / vv);
         }
     }
-    const double gap = std::max(a_low - b_high, b_low - a_high);
-    if (!(gap > 0.0)) {
-        return 0.0;
-    }
-    const double norm_up = std::sqrt(vv * (1 + (Dim + 2) * U)) * (1 + 2 * U);
-    return gap * (1 - 4 * U) / norm_up;
+    const double error = 2 * (Dim + 4) * U * spread + TINY;
+    return std::sqrt(best) * (1 - 8 * U) - error;
 }
 
 /// Certified lower bound of (true distance at time t) - min_distance; <= 0 when nothing can be certified.
@@ -123,10 +138,7 @@ template <int Dim, int NA, int NB, class Directions>
 double gap_lower_bound(const ScaledPair<Dim, NA, NB>& pair, double t, Directions directions)
 {
     const auto x = pair.at(t);
-    double separation = 0.0;
-    for (const Vec<Dim>& v : directions(x)) {
-        separation = std::max(separation, separation_lower_bound<Dim, NA, NA + NB>(x, v));
-    }
+    const double separation = std::max(0.0, separation_lower_bound<Dim, NA, NA + NB>(x, directions(x)));
     const double gap = separation - pair.position_error_a - pair.position_error_b - pair.min_distance;
     // Three rounded subtractions: at most 3 u of the largest operand.
     return gap - 3 * U * (separation + pair.min_distance) - TINY;
