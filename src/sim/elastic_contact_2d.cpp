@@ -378,7 +378,7 @@ ElasticContact2dStepStats ElasticContact2d::step()
     }
 
     v_.topRows(free_vertices_) = (x_.topRows(free_vertices_) - x_start.topRows(free_vertices_)) / h;
-    v_.bottomRows(4) = (x_.bottomRows(PRESCRIBED) - x_start.bottomRows(PRESCRIBED)) / h;
+    v_.bottomRows(PRESCRIBED) = (x_.bottomRows(PRESCRIBED) - x_start.bottomRows(PRESCRIBED)) / h;
     const VertexEdgeDistance closest = min_vertex_edge_distance(x_, boundary_edges_);
     if (!(closest.distance > settings_.separation)) {
         throw std::runtime_error(

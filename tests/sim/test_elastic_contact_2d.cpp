@@ -252,6 +252,7 @@ TEST(SimElasticContact2d, ShortRunKeepsSeparationAndCompressesTheStack)
     const Eigen::VectorXd start_y = sim.positions().col(1).head(free_vertices);
     const double xi = settings.separation;
     constexpr int STEPS = 60;
+    double smallest_filter_step = 1.0;
     for (int s = 0; s < STEPS; ++s) {
         SCOPED_TRACE(s);
         const ElasticContact2dStepStats stats = sim.step();
@@ -272,7 +273,11 @@ TEST(SimElasticContact2d, ShortRunKeepsSeparationAndCompressesTheStack)
         EXPECT_GT(x.col(0).head(free_vertices).minCoeff(), left + xi);
         EXPECT_LT(x.col(0).head(free_vertices).maxCoeff(), right - xi);
         EXPECT_GT(stats.newton_iterations, 0);
+        EXPECT_GT(stats.smallest_filter_step, 0.0);
+        smallest_filter_step = std::min(smallest_filter_step, stats.smallest_filter_step);
     }
+    // The squeeze is violent enough that the line-search filter cut some Newton step short.
+    EXPECT_LT(smallest_filter_step, 1.0);
     ASSERT_EQ(sim.steps_taken(), STEPS);
     const Eigen::MatrixXd& x = sim.positions();
     const int n = sim.square_vertex_count();
