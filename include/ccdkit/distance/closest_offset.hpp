@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Distances between static primitives (points, segments, triangles), as the vector between their closest
+// points: `closest point of the first primitive - closest point of the second`; its norm is the distance.
+// Templates on the scalar so that tests can evaluate the same definitions in higher precision.
+//
+// Every function picks its answer among genuine pairs of points of the two primitives, so in floating point
+// the result is never much shorter than the true distance; near-degenerate primitives (slivers, nearly
+// parallel segments) may make it slightly longer. Callers that need a certified bound (additive CCD) derive
+// one from the direction (narrow/additive_ccd.cpp), not from the length.
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include <algorithm>
+
+namespace ccdkit {
+
+template <class Scalar, int Dim> using PointOf = Eigen::Matrix<Scalar, Dim, 1>;
+
+/// Parameter s in [0, 1] of the point e0 + s (e1 - e0) of a segment closest to `p`; 0 for a zero-length
+/// segment.
+template <class Scalar, int Dim>
+[[nodiscard]] Scalar point_edge_closest_parameter(
+    const PointOf<Scalar, Dim>& p, const PointOf<Scalar, Dim>& e0, const PointOf<Scalar, Dim>& e1)
+{
+    const PointOf<Scalar, Dim> e = e1 - e0;
+    const Scalar length_squared = e.squaredNorm();
+    if (!(length_squared > Scalar(0))) {
+        return Scalar(0);
+    }
+    return std::clamp((p - e0).dot(e) / length_squared, Scalar(0), Scalar(1));
+}
+
+/// p - (closest point of the segment e0 e1).
+template <class Scalar, int Dim>
+[[nodiscard]] PointOf<Scalar, Dim>
+point_edge_closest_offset(const PointOf<Scalar, Dim>& p, const PointOf<Scalar, Dim>& e0, const PointOf<Scalar, Dim>& e1)
+{
+    const Scalar s = point_edge_closest_parameter(p, e0, e1);
+    return p - (e0 + s * (e1 - e0));
+}
+
+/// p - (closest point of the triangle t0 t1 t2), in 3D. The squared distance is convex over the triangle:
+/// its minimum is the projection onto the plane when that lies inside, else on one of the three sides.
+template <class Scalar>
+[[nodiscard]] PointOf<Scalar, 3> point_triangle_closest_offset(
+    const PointOf<Scalar, 3>& p,
+    const PointOf<Scalar, 3>& t0,
+    const PointOf<Scalar, 3>& t1,
+    const PointOf<Scalar, 3>& t2)
+{
+    const PointOf<Scalar, 3> e1 = t1 - t0, e2 = t2 - t0, r = p - t0;
+    const Scalar a = e1.dot(e1), b = e1.dot(e2), c = e2.dot(e2);
+    const Scalar det = a * c - b * b;
+    if (det > Scalar(0)) {
+        const Scalar re1 = r.dot(e1), re2 = r.dot(e2);
+        const Scalar u = (c * re1 - b * re2) / det, v = (a * re2 - b * re1) / det;
+        if (u >= Scalar(0) && v >= Scalar(0) && u + v <= Scalar(1)) {
+            return r - (u * e1 + v * e2);
+        }
+    }
+    PointOf<Scalar, 3> best = point_edge_closest_offset(p, t0, t1);
+    for (const PointOf<Scalar, 3>& candidate :
+         { point_edge_closest_offset(p, t1, t2), point_edge_closest_offset(p, t2, t0) }) {
+        if (candidate.squaredNorm() < best.squaredNorm()) {
+            best = candidate;
+        }
+    }
+    return best;
+}
+
+/// (closest point of segment ea) - (closest point of segment eb), in any dimension. The squared distance is
+/// convex over the square of segment parameters: its minimum is the lines' closest pair when that lies in
+/// the square, else on the square's boundary, i.e. an endpoint against the other segment. Every candidate is
+/// computed and the shortest kept, which keeps nearly parallel segments accurate.
+template <class Scalar, int Dim>
+[[nodiscard]] PointOf<Scalar, Dim> edge_edge_closest_offset(
+    const PointOf<Scalar, Dim>& ea0,
+    const PointOf<Scalar, Dim>& ea1,
+    const PointOf<Scalar, Dim>& eb0,
+    const PointOf<Scalar, Dim>& eb1)
+{
+    PointOf<Scalar, Dim> best = point_edge_closest_offset(ea0, eb0, eb1);
+    const auto keep = [&best](const PointOf<Scalar, Dim>& candidate) {
+        if (candidate.squaredNorm() < best.squaredNorm()) {
+            best = candidate;
+        }
+    };
+    keep(point_edge_closest_offset(ea1, eb0, eb1));
+    keep(-point_edge_closest_offset(eb0, ea0, ea1));
+    keep(-point_edge_closest_offset(eb1, ea0, ea1));
+    const PointOf<Scalar, Dim> da = ea1 - ea0, db = eb1 - eb0, r = ea0 - eb0;
+    const Scalar a = da.dot(da), b = da.dot(db), c = db.dot(db), d = da.dot(r), e = db.dot(r);
+    const Scalar det = a * c - b * b;
+    if (det > Scalar(0)) {
+        const Scalar s = (b * e - c * d) / det, u = (a * e - b * d) / det;
+        if (s >= Scalar(0) && s <= Scalar(1) && u >= Scalar(0) && u <= Scalar(1)) {
+            keep(r + s * da - u * db);
+        }
+    }
+    return best;
+}
+
+} // namespace ccdkit

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The stepping loop of additive CCD (narrow/additive_ccd.hpp explains the method and why it is safe), shared
+// by the pair queries and the line-search filter, which hands over displacements instead of end positions.
+
+#include <ccdkit/distance/closest_offset.hpp>
+#include <ccdkit/narrow/additive_ccd.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace ccdkit::details {
+
+constexpr double U = 0x1p-53; ///< unit roundoff
+/// Absolute slack for underflow: coordinates are scaled below 1 in magnitude, so every product that
+/// underflows is below 2^-1022 and a handful of them stay far below this.
+constexpr double TINY = 0x1p-1000;
+
+template <int Dim> using Vec = Eigen::Matrix<double, Dim, 1>;
+
+/// A pair of primitives with NA and NB vertices, moving linearly: x(t) = x0 + t p. Scaled by a power of
+/// two so that every coordinate is below 1 in magnitude (exact, but for underflow covered by TINY).
+template <int Dim, int NA, int NB> struct ScaledPair {
+    static constexpr int N = NA + NB;
+    std::array<Vec<Dim>, N> x0, p;
+    double min_distance = 0.0;
+    /// Bound on |computed position - true position| (Euclidean) over the first / second primitive's
+    /// vertices, for any t in [0, 1].
+    double position_error_a = 0.0, position_error_b = 0.0;
+    /// Upper bound of l_p, the fastest any point of one primitive approaches the other.
+    double speed_bound = 0.0;
+
+    /// `second` holds the positions at t = 1, or the displacements when `displacements`.
+    ScaledPair(
+        const std::array<Vec<Dim>, N>& at_t0, const std::array<Vec<Dim>, N>& second, bool displacements, double s)
+    {
+        double largest = 0.0;
+        for (int i = 0; i < N; ++i) {
+            largest = std::max({ largest, at_t0[i].cwiseAbs().maxCoeff(), second[i].cwiseAbs().maxCoeff() });
+        }
+        int exponent = 0;
+        std::frexp(largest, &exponent); // largest < 2^exponent
+        const auto scaled = [exponent](const Vec<Dim>& v) -> Vec<Dim> {
+            return v.unaryExpr([exponent](double c) { return std::ldexp(c, -exponent); });
+        };
+        for (int i = 0; i < N; ++i) {
+            x0[i] = scaled(at_t0[i]);
+            p[i] = displacements ? scaled(second[i]) : Vec<Dim>(scaled(second[i]) - x0[i]);
+        }
+        min_distance = std::ldexp(s, -exponent);
+        if (std::ldexp(min_distance, exponent) != s) {
+            min_distance += TINY; // underflow: never certify less than the requested separation
+        }
+        // x0 + t p is computed as fl(x0 + fl(t p~)), p~ = p or fl(x1 - x0): per coordinate the rounding
+        // errors add up to at most u (|x0| + 3.01 |p~|) for t <= 1; the 1-norm bounds the Euclidean one.
+        Vec<Dim> mean = Vec<Dim>::Zero();
+        double largest_p = 0.0;
+        for (int i = 0; i < N; ++i) {
+            const double error = 1.01 * U * (x0[i].template lpNorm<1>() + 3.01 * p[i].template lpNorm<1>()) + TINY;
+            (i < NA ? position_error_a : position_error_b)
+                = std::max(i < NA ? position_error_a : position_error_b, error);
+            mean += p[i];
+            largest_p = std::max(largest_p, p[i].norm());
+        }
+        mean /= N;
+        // Any reference velocity c works in |p_a - c| + |p_b - c|; the computed mean is a good one. The
+        // factor covers rounding of p_i - c and of the norms; the last term the rounding of p itself.
+        double speed_a = 0.0, speed_b = 0.0;
+        for (int i = 0; i < N; ++i) {
+            double& speed = i < NA ? speed_a : speed_b;
+            speed = std::max(speed, (p[i] - mean).norm());
+        }
+        speed_bound = (speed_a + speed_b) * (1 + 16 * U) + 8 * U * largest_p + TINY;
+    }
+
+    [[nodiscard]] std::array<Vec<Dim>, N> at(double t) const
+    {
+        std::array<Vec<Dim>, N> x;
+        for (int i = 0; i < N; ++i) {
+            x[i] = x0[i] + t * p[i];
+        }
+        return x;
+    }
+};
+
+/// A lower bound of min_{a in A} n.a - max_{b in B} n.b for n = v / |v| (or with A and B swapped,
+/// whichever is larger), where A is the hull of x[0, NA) and B of x[NA, N): the distance between the
+/// hulls is at least this. Computed with a forward error bound: each h_k = v.(x_k - x_0) is within
+/// (Dim + 8) u |v|.|x_k - x_0| (the difference's rounding, the dot product's and the sums below).
+template <int Dim, int NA, int N> double separation_lower_bound(const std::array<Vec<Dim>, N>& x, const Vec<Dim>& v)
+{
+    const double vv = v.squaredNorm();
+    if (!(vv > 0.0) || !std::isfinite(vv)) {
+        return 0.0;
+    }
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    double a_low = inf, a_high = -inf, b_low = inf, b_high = -inf;
+    for (int k = 0; k < N; ++k) {
+        const Vec<Dim> d = x[k] - x[0];
+        const double h = v.dot(d);
+        const double error = (Dim + 8) * U * v.cwiseAbs().dot(d.cwiseAbs()) + TINY;
+        if (k < NA) {
+            a_low = std::min(a_low, h - error);
+            a_high = std::max(a_high, h + error);
+        } else {
+            b_low = std::min(b_low, h - error);
+            b_high = std::max(b_high, h + error);
+        }
+    }
+    const double gap = std::max(a_low - b_high, b_low - a_high);
+    if (!(gap > 0.0)) {
+        return 0.0;
+    }
+    const double norm_up = std::sqrt(vv * (1 + (Dim + 2) * U)) * (1 + 2 * U);
+    return gap * (1 - 4 * U) / norm_up;
+}
+
+/// Certified lower bound of (true distance at time t) - min_distance; <= 0 when nothing can be certified.
+template <int Dim, int NA, int NB, class Directions>
+double gap_lower_bound(const ScaledPair<Dim, NA, NB>& pair, double t, Directions directions)
+{
+    const auto x = pair.at(t);
+    double separation = 0.0;
+    for (const Vec<Dim>& v : directions(x)) {
+        separation = std::max(separation, separation_lower_bound<Dim, NA, NA + NB>(x, v));
+    }
+    const double gap = separation - pair.position_error_a - pair.position_error_b - pair.min_distance;
+    // Three rounded subtractions: at most 3 u of the largest operand.
+    return gap - 3 * U * (separation + pair.min_distance) - TINY;
+}
+
+[[nodiscard]] inline bool valid(const AdditiveCcdOptions& o)
+{
+    return o.min_distance >= 0.0 && std::isfinite(o.min_distance) && o.eta > 0.0 && o.eta < 1.0 && o.t_max > 0.0
+        && o.t_max <= 1.0 && o.max_iterations >= 0;
+}
+
+/// Additive CCD of the pair moving from `at_t0` by `second` (end positions, or displacements when
+/// `displacements`). `directions(x)` gives the directions whose separations bound the distance at x.
+template <int Dim, int NA, int NB, class Directions>
+AdditiveCcdResult additive_ccd(
+    const std::array<Vec<Dim>, NA + NB>& at_t0,
+    const std::array<Vec<Dim>, NA + NB>& second,
+    bool displacements,
+    const AdditiveCcdOptions& options,
+    Directions directions)
+{
+    AdditiveCcdResult result;
+    const auto all_finite = [](const auto& points) {
+        return std::all_of(points.begin(), points.end(), [](const auto& x) { return x.allFinite(); });
+    };
+    if (!valid(options) || !all_finite(at_t0) || !all_finite(second)) {
+        result.status = AdditiveCcdStatus::INVALID_INPUT;
+        result.toi = 0.0;
+        return result;
+    }
+    const ScaledPair<Dim, NA, NB> pair(at_t0, second, displacements, options.min_distance);
+    const auto stop = [&](AdditiveCcdStatus status, double toi) {
+        result.status = status;
+        result.hit = status != AdditiveCcdStatus::SEPARATED;
+        result.toi = toi;
+        return result;
+    };
+    const double initial_gap = gap_lower_bound(pair, 0.0, directions);
+    if (!(initial_gap > 0.0)) {
+        return stop(AdditiveCcdStatus::INITIALLY_TOUCHING, 0.0);
+    }
+    const double stop_gap = options.eta * initial_gap;
+    // Step fraction rounded down: covers the rounding of 1 - eta, the product and the quotient.
+    const double fraction = (1 - options.eta) * (1 - 8 * U);
+    double t = 0.0, gap = initial_gap;
+    while (true) {
+        if (result.iterations >= options.max_iterations) {
+            return stop(AdditiveCcdStatus::ITERATION_LIMIT, t);
+        }
+        // Rounding t + step adds at most 2^-54 (t <= 1) to the step; the eta share of the gap kept in
+        // reserve must cover what the fastest point travels in that time.
+        if (!(pair.speed_bound * 0x1p-52 < options.eta * gap * (1 - 2 * U))) {
+            return stop(AdditiveCcdStatus::ITERATION_LIMIT, t);
+        }
+        const double t_next = t + fraction * gap / pair.speed_bound;
+        if (t_next >= options.t_max) {
+            // With t_max = 1 the loop would look at t_next once more before going on; doing the same here
+            // makes every answer the t_max = 1 answer capped at t_max, so callers may shrink t_max to prune
+            // without changing results.
+            if (t > 0.0 && t_next < 1.0 && gap_lower_bound(pair, t_next, directions) < stop_gap) {
+                return stop(AdditiveCcdStatus::HIT, t);
+            }
+            return stop(AdditiveCcdStatus::SEPARATED, options.t_max);
+        }
+        if (t_next == t) {
+            return stop(AdditiveCcdStatus::ITERATION_LIMIT, t);
+        }
+        const double next_gap = gap_lower_bound(pair, t_next, directions);
+        ++result.iterations;
+        // The paper's rule: after the first step, stop once the gap is below eta times the initial one
+        // and return the last time before that.
+        if (t > 0.0 && next_gap < stop_gap) {
+            return stop(AdditiveCcdStatus::HIT, t);
+        }
+        if (!(next_gap > 0.0)) {
+            // Only after the first step: [0, t_next] is safe, but nothing beyond can be certified.
+            return stop(AdditiveCcdStatus::HIT, t_next);
+        }
+        t = t_next;
+        gap = next_gap;
+    }
+}
+
+// Directions for each pair type. The closest points of two primitives lie on a pair of their features
+// (vertex, edge, face), so the directions offered cover every case: the offset from a vertex to its
+// closest point on an edge (which is the offset to a vertex when the projection is clamped), and the
+// normal of a face or of an edge pair for the interior case. Offering each candidate, instead of only
+// the computed shortest one, matters: two nearly equal candidates can point in slightly different
+// directions, and along a long primitive a small tilt loses much of the certified gap.
+struct PointPointDirections {
+    template <class X> auto operator()(const X& x) const { return std::array { typename X::value_type(x[0] - x[1]) }; }
+};
+struct PointEdgeDirections {
+    template <class X> auto operator()(const X& x) const
+    {
+        using V = typename X::value_type;
+        constexpr int dim = V::RowsAtCompileTime;
+        const V offset = point_edge_closest_offset<double, dim>(x[0], x[1], x[2]);
+        if constexpr (dim == 2) {
+            return std::array { offset, V(x[1][1] - x[2][1], x[2][0] - x[1][0]) };
+        } else {
+            return std::array { offset };
+        }
+    }
+};
+struct VertexFaceDirections {
+    template <class X> auto operator()(const X& x) const
+    {
+        return std::array { Eigen::Vector3d((x[2] - x[1]).cross(x[3] - x[1])),
+                            point_edge_closest_offset<double, 3>(x[0], x[1], x[2]),
+                            point_edge_closest_offset<double, 3>(x[0], x[2], x[3]),
+                            point_edge_closest_offset<double, 3>(x[0], x[3], x[1]) };
+    }
+};
+struct EdgeEdgeDirections {
+    template <class X> auto operator()(const X& x) const
+    {
+        return std::array { Eigen::Vector3d((x[1] - x[0]).cross(x[3] - x[2])),
+                            point_edge_closest_offset<double, 3>(x[0], x[2], x[3]),
+                            point_edge_closest_offset<double, 3>(x[1], x[2], x[3]),
+                            point_edge_closest_offset<double, 3>(x[2], x[0], x[1]),
+                            point_edge_closest_offset<double, 3>(x[3], x[0], x[1]) };
+    }
+};
+
+} // namespace ccdkit::details

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: MIT
+// Additive CCD: the returned time must be safe (the distance stays above min_distance on [0, toi]), checked
+// with the exact linear-model CCD when min_distance = 0 and with a long-double branch and bound otherwise,
+// on generated (mostly degenerate) queries, the shared benchmark queries and hand-built cases.
+#include "narrow/ccd_test_support.hpp"
+#include "support/distance_reference.hpp"
+#include "support/query_generator.hpp"
+#include "support/shared_data.hpp"
+
+#include <ccdkit/io/query_file.hpp>
+#include <ccdkit/narrow/additive_ccd.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <vector>
+
+using namespace ccdkit;
+using test::Points;
+
+namespace {
+
+using test::Real;
+using Reference3 = test::DistanceReference<3>;
+
+AdditiveCcdResult run_additive(bool vertex_face, const Points& x, const AdditiveCcdOptions& options)
+{
+    return vertex_face ? additive_vertex_face_ccd(test::vertex_face_motion(x), options)
+                       : additive_edge_edge_ccd(test::edge_edge_motion(x), options);
+}
+
+/// Largest coordinate magnitude of a query: the scale of its rounding errors.
+double scale_of(const Points& x)
+{
+    double m = 0;
+    for (const auto& p : x) {
+        m = std::max(m, p.cwiseAbs().maxCoeff());
+    }
+    return m;
+}
+
+/// Branch-and-bound checks that could not conclude (the distance came within rounding of min_distance).
+std::size_t undecided_checks = 0;
+
+/// Checks one 3D query: the time is safe; a hit is not before the first step's bound (the documented
+/// progress), and "initially touching" only for pairs (nearly) within min_distance at t = 0.
+::testing::AssertionResult check_query(bool vertex_face, const Points& x, const AdditiveCcdOptions& options)
+{
+    const AdditiveCcdResult r = run_additive(vertex_face, x, options);
+    if (r.status == AdditiveCcdStatus::INVALID_INPUT) {
+        return ::testing::AssertionFailure() << "invalid input for " << test::describe(x);
+    }
+    const Reference3 ref(vertex_face ? Reference3::Kind::VERTEX_FACE : Reference3::Kind::EDGE_EDGE, x);
+    const Real s = options.min_distance, d0 = ref.distance(0), scale = scale_of(x);
+    if (r.status == AdditiveCcdStatus::INITIALLY_TOUCHING) {
+        if (d0 - s > 1e-9L * scale) {
+            return ::testing::AssertionFailure()
+                << "initially touching reported at gap " << static_cast<double>(d0 - s) << " for " << test::describe(x);
+        }
+        return ::testing::AssertionSuccess();
+    }
+    if (s == 0) {
+        // Exact: no contact at all in the closed interval [0, toi].
+        const CcdResult exact = test::run(vertex_face, x, { r.toi, 1e-6, CcdMethod::EXACT });
+        if (exact.hit) {
+            return ::testing::AssertionFailure()
+                << "contact at " << exact.toi_upper << " before toi " << r.toi << " for " << test::describe(x);
+        }
+    } else {
+        const auto verdict = ref.above(s, 0, r.toi);
+        if (verdict == Reference3::Verdict::BELOW) {
+            return ::testing::AssertionFailure()
+                << "distance below " << options.min_distance << " before toi " << r.toi << " for " << test::describe(x);
+        }
+        undecided_checks += verdict == Reference3::Verdict::UNKNOWN;
+    }
+    if (r.status == AdditiveCcdStatus::HIT) {
+        // Up to the rounding of the certified initial gap (a few ulps of the coordinates).
+        const Real first_step = (1 - options.eta) * (d0 - s - 1e-13L * scale) / ref.speed();
+        if (r.toi < first_step * (1 - 1e-9L)) {
+            return ::testing::AssertionFailure() << "hit at " << r.toi << " before the first step "
+                                                 << static_cast<double>(first_step) << " for " << test::describe(x);
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+std::size_t generated_queries()
+{
+    if (const char* env = std::getenv("CCDKIT_ADDITIVE_QUERIES")) {
+        return std::strtoull(env, nullptr, 10);
+    }
+    return 120'000;
+}
+
+/// min_distance as a fraction of the query's scale: 0 (exact check), small, large.
+class AdditiveGenerated : public ::testing::TestWithParam<double> { };
+
+} // namespace
+
+TEST_P(AdditiveGenerated, TimeOfImpactIsSafe)
+{
+    const double fraction = GetParam();
+    test::QueryGenerator generator(0xadd17e00U + static_cast<std::uint64_t>(fraction * 1e6));
+    const std::size_t count = generated_queries() / 3;
+    std::size_t hits = 0, limited = 0, failures = 0;
+    for (std::size_t i = 0; i < count && failures < 10; ++i) {
+        const bool vertex_face = i % 2 == 0;
+        const Points x = generator.next(vertex_face);
+        AdditiveCcdOptions options;
+        options.min_distance = fraction * scale_of(x);
+        options.max_iterations = 10'000;
+        const auto verdict = check_query(vertex_face, x, options);
+        EXPECT_TRUE(verdict);
+        failures += !verdict;
+        const AdditiveCcdResult r = run_additive(vertex_face, x, options);
+        hits += r.hit;
+        limited += r.status == AdditiveCcdStatus::ITERATION_LIMIT;
+    }
+    std::printf(
+        "min_distance %g x scale: %zu queries, %zu hits, %zu at the iteration limit, %zu undecided checks\n", fraction,
+        count, hits, limited, undecided_checks);
+    EXPECT_EQ(undecided_checks, 0U);
+}
+
+INSTANTIATE_TEST_SUITE_P(MinDistance, AdditiveGenerated, ::testing::Values(0.0, 1e-3, 0.05));
+
+TEST(AdditiveCcd, SharedQueriesNoMissAndSafe)
+{
+    const std::filesystem::path dir = test::shared_query_dir();
+    if (!std::filesystem::exists(dir)) {
+        GTEST_SKIP() << "shared queries not found at " << dir << " (set CCDKIT_QUERY_DIR)";
+    }
+    std::size_t queries = 0, positives = 0, false_positives = 0;
+    std::vector<double> ratios; // toi / t* for true contacts after t = 0
+    for (const QueryFile& file : read_query_paths({ dir })) {
+        for (const Query& q : file.queries) {
+            ASSERT_TRUE(q.truth.has_value());
+            const bool vertex_face = q.kind == QueryKind::VERTEX_FACE;
+            const AdditiveCcdResult r = run_additive(vertex_face, q.points, {});
+            ++queries;
+            positives += *q.truth;
+            false_positives += r.hit && !*q.truth;
+            ASSERT_TRUE(r.hit || !*q.truth) << "missed " << file.path << ":" << q.line;
+            EXPECT_TRUE(check_query(vertex_face, q.points, {})) << file.path << ":" << q.line;
+            const CcdResult exact = test::run(vertex_face, q.points);
+            if (exact.hit && exact.toi_lower > 0) {
+                ratios.push_back(r.toi / exact.toi_lower);
+            }
+        }
+    }
+    std::sort(ratios.begin(), ratios.end());
+    ASSERT_FALSE(ratios.empty());
+    std::printf(
+        "%zu queries, %zu positives, %zu false positives (conservative); toi / t*: min %.3g, median %.3g\n", queries,
+        positives, false_positives, ratios.front(), ratios[ratios.size() / 2]);
+    EXPECT_LE(ratios.back(), 1.0);
+}
+
+TEST(AdditiveCcd, HeadOnApproachStopsAtTheFirstStep)
+{
+    // A vertex falls straight onto a triangle's interior: distance 1, closing at speed 2, contact at 0.5.
+    Points x {};
+    x[0] = { 0.2, 0.2, 1 };
+    x[1] = { 0, 0, 0 };
+    x[2] = { 1, 0, 0 };
+    x[3] = { 0, 1, 0 };
+    x[4] = { 0.2, 0.2, -1 };
+    for (int i = 1; i < 4; ++i) {
+        x[i + 4] = x[i];
+    }
+    const AdditiveCcdResult r = run_additive(true, x, {});
+    EXPECT_EQ(r.status, AdditiveCcdStatus::HIT);
+    // The mean displacement is subtracted, so l_p = 1.5 + 0.5: the first step is 0.9 * 1 / 2 = 0.45.
+    EXPECT_NEAR(r.toi, 0.45, 1e-12);
+    EXPECT_LT(r.toi, 0.5);
+}
+
+TEST(AdditiveCcd, EtaTradesIterationsForLaterTimes)
+{
+    Points x {};
+    x[0] = { 0.2, 0.2, 1 };
+    x[1] = { 0, 0, 0 };
+    x[2] = { 1, 0, 0 };
+    x[3] = { 0, 1, 0 };
+    x[4] = { 0.7, 0.1, -1 }; // oblique: l_p overestimates the approach speed
+    for (int i = 1; i < 4; ++i) {
+        x[i + 4] = x[i];
+    }
+    const CcdResult exact = test::run(true, x);
+    ASSERT_TRUE(exact.hit);
+    AdditiveCcdOptions loose, tight;
+    loose.eta = 0.5;
+    tight.eta = 0.01;
+    const AdditiveCcdResult a = run_additive(true, x, loose), b = run_additive(true, x, tight);
+    EXPECT_LT(a.toi, b.toi);
+    EXPECT_LT(b.toi, exact.toi_lower);
+    EXPECT_LE(a.iterations, b.iterations);
+}
+
+TEST(AdditiveCcd, ContactAtTheEnds)
+{
+    Points x {};
+    x[0] = { 0.25, 0.25, 0 }; // on the triangle at t = 0
+    x[1] = { 0, 0, 0 };
+    x[2] = { 1, 0, 0 };
+    x[3] = { 0, 1, 0 };
+    x[4] = { 0.25, 0.25, 1 };
+    for (int i = 1; i < 4; ++i) {
+        x[i + 4] = x[i];
+    }
+    AdditiveCcdResult r = run_additive(true, x, {});
+    EXPECT_EQ(r.status, AdditiveCcdStatus::INITIALLY_TOUCHING);
+    EXPECT_TRUE(r.hit);
+    EXPECT_EQ(r.toi, 0.0);
+    // Swap the ends: contact exactly at t = 1 is reported, at a time before 1.
+    std::swap(x[0], x[4]);
+    r = run_additive(true, x, {});
+    EXPECT_EQ(r.status, AdditiveCcdStatus::HIT);
+    EXPECT_LT(r.toi, 1.0);
+    EXPECT_TRUE(check_query(true, x, {}));
+    // With t_max < 1 the contact is out of reach.
+    AdditiveCcdOptions early;
+    early.t_max = 0.5;
+    r = run_additive(true, x, early);
+    EXPECT_EQ(r.status, AdditiveCcdStatus::SEPARATED);
+    EXPECT_EQ(r.toi, 0.5);
+}
+
+TEST(AdditiveCcd, ParallelAndZeroLengthEdges)
+{
+    // Two parallel edges sliding towards each other; then one edge collapsed to a point.
+    Points x {};
+    x[0] = { 0, 0, 0 };
+    x[1] = { 1, 0, 0 };
+    x[2] = { 0.5, 1, 0 };
+    x[3] = { 1.5, 1, 0 };
+    x[4] = x[0];
+    x[5] = x[1];
+    x[6] = { -0.5, 0, 0 };
+    x[7] = { 0.5, 0, 0 }; // ends overlapping edge a: contact
+    EXPECT_TRUE(run_additive(false, x, {}).hit);
+    EXPECT_TRUE(check_query(false, x, {}));
+    x[3] = x[2]; // edge b collapsed to a point, landing on edge a at t = 1
+    x[6] = { 0.25, 0, 0 };
+    x[7] = x[6];
+    EXPECT_TRUE(run_additive(false, x, {}).hit);
+    EXPECT_TRUE(check_query(false, x, {}));
+    AdditiveCcdOptions separated;
+    separated.min_distance = 0.25;
+    EXPECT_TRUE(check_query(false, x, separated));
+}
+
+TEST(AdditiveCcd, PowerOfTwoScalingGivesTheSameTimes)
+{
+    test::QueryGenerator generator(7);
+    for (int i = 0; i < 2000; ++i) {
+        const bool vertex_face = i % 2 == 0;
+        const Points x = generator.next(vertex_face);
+        AdditiveCcdOptions options;
+        options.min_distance = 1e-3 * scale_of(x);
+        const AdditiveCcdResult r = run_additive(vertex_face, x, options);
+        for (const int e : { -900, 900 }) {
+            Points y = x;
+            for (auto& p : y) {
+                p = p.unaryExpr([e](double c) { return std::ldexp(c, e); });
+            }
+            AdditiveCcdOptions scaled = options;
+            scaled.min_distance = std::ldexp(options.min_distance, e);
+            if (scaled.min_distance == 0 && options.min_distance > 0) {
+                continue; // underflow changes the query
+            }
+            if (!std::all_of(y.begin(), y.end(), [](const auto& p) { return p.allFinite(); })
+                || scale_of(y) < 0x1p-900) {
+                continue; // overflow, or subnormal coordinates: not an exact scaling
+            }
+            const AdditiveCcdResult q = run_additive(vertex_face, y, scaled);
+            EXPECT_EQ(q.status, r.status) << test::describe(x);
+            EXPECT_EQ(q.toi, r.toi) << test::describe(x);
+        }
+    }
+}
+
+TEST(AdditiveCcd, IterationLimitIsASafeHit)
+{
+    // A vertex slides fast along a face at a small, constant height: l_p is large, the gap stays small, so
+    // every step is short.
+    Points x {};
+    x[0] = { -10, 0.5, 1e-3 };
+    x[1] = { -20, 0, 0 };
+    x[2] = { 20, 0, 0 };
+    x[3] = { 0, 20, 0 };
+    x[4] = { 10, 0.5, 1e-3 };
+    for (int i = 1; i < 4; ++i) {
+        x[i + 4] = x[i];
+    }
+    AdditiveCcdOptions capped;
+    capped.max_iterations = 10;
+    const AdditiveCcdResult r = run_additive(true, x, capped);
+    EXPECT_EQ(r.status, AdditiveCcdStatus::ITERATION_LIMIT);
+    EXPECT_TRUE(r.hit);
+    EXPECT_EQ(r.iterations, 10);
+    EXPECT_GT(r.toi, 0.0);
+    EXPECT_TRUE(check_query(true, x, capped));
+    // Uncapped, it crosses the whole step without contact.
+    const AdditiveCcdResult free = run_additive(true, x, {});
+    EXPECT_EQ(free.status, AdditiveCcdStatus::SEPARATED);
+    EXPECT_GT(free.iterations, 10);
+}
+
+TEST(AdditiveCcd, TranslationNeverCollides)
+{
+    Points x {};
+    x[0] = { 0, 0, 1e-9 };
+    x[1] = { 0, 0, 0 };
+    x[2] = { 1, 0, 0 };
+    x[3] = { 0, 1, 0 };
+    for (int i = 0; i < 4; ++i) {
+        x[i + 4] = x[i] + Eigen::Vector3d(3, -2, 5);
+    }
+    const AdditiveCcdResult r = run_additive(true, x, {});
+    EXPECT_EQ(r.status, AdditiveCcdStatus::SEPARATED);
+    EXPECT_LE(r.iterations, 1);
+}
+
+TEST(AdditiveCcd, PointPrimitivesIn2dAnd3d)
+{
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::size_t checked = 0;
+    for (int i = 0; i < 20000; ++i) {
+        Points x {};
+        for (int k = 0; k < 6; ++k) {
+            x[k] = { u(rng), u(rng), i % 4 < 2 ? 0.0 : u(rng) };
+        }
+        const bool planar = i % 4 < 2;
+        const bool point_point = i % 2 == 0;
+        AdditiveCcdOptions options;
+        options.min_distance = (i % 3) * 0.05;
+        AdditiveCcdResult r;
+        Real d0 = 0;
+        Reference3::Verdict verdict {};
+        if (point_point) {
+            const Points pp { x[0], x[1], x[2], x[3] };
+            r = planar ? additive_point_point_ccd(
+                    PointPointMotion<2> { x[0].head<2>(), x[1].head<2>(), x[2].head<2>(), x[3].head<2>() }, options)
+                       : additive_point_point_ccd(PointPointMotion<3> { x[0], x[1], x[2], x[3] }, options);
+            const Reference3 ref(Reference3::Kind::POINT_POINT, pp);
+            d0 = ref.distance(0);
+            verdict = ref.above(options.min_distance, 0, r.toi);
+        } else {
+            r = planar ? additive_point_edge_ccd(
+                    PointEdgeMotion2d { x[0].head<2>(), x[1].head<2>(), x[2].head<2>(), x[3].head<2>(), x[4].head<2>(),
+                                        x[5].head<2>() },
+                    options)
+                       : additive_point_edge_ccd(PointEdgeMotion { x[0], x[1], x[2], x[3], x[4], x[5] }, options);
+            const Reference3 ref(Reference3::Kind::POINT_EDGE, x);
+            d0 = ref.distance(0);
+            verdict = ref.above(options.min_distance, 0, r.toi);
+        }
+        ASSERT_NE(r.status, AdditiveCcdStatus::INVALID_INPUT);
+        if (r.status == AdditiveCcdStatus::INITIALLY_TOUCHING) {
+            EXPECT_LE(d0, options.min_distance + 1e-12);
+            continue;
+        }
+        EXPECT_NE(verdict, Reference3::Verdict::BELOW) << "case " << i << ": " << test::describe(x);
+        checked += verdict == Reference3::Verdict::ABOVE;
+    }
+    EXPECT_GT(checked, 10000U);
+}
+
+TEST(AdditiveCcd, InvalidInput)
+{
+    Points x {};
+    for (int i = 0; i < 8; ++i) {
+        x[i] = { double(i), 0.5 * i, 1.0 };
+    }
+    AdditiveCcdOptions bad;
+    for (const double eta : { 0.0, 1.0, -0.5, std::nan("") }) {
+        bad = {};
+        bad.eta = eta;
+        EXPECT_EQ(run_additive(true, x, bad).status, AdditiveCcdStatus::INVALID_INPUT);
+    }
+    bad = {};
+    bad.min_distance = -1;
+    EXPECT_EQ(run_additive(false, x, bad).status, AdditiveCcdStatus::INVALID_INPUT);
+    bad = {};
+    bad.t_max = 0;
+    EXPECT_EQ(run_additive(false, x, bad).status, AdditiveCcdStatus::INVALID_INPUT);
+    x[5][1] = std::numeric_limits<double>::infinity();
+    const AdditiveCcdResult r = run_additive(true, x, {});
+    EXPECT_EQ(r.status, AdditiveCcdStatus::INVALID_INPUT);
+    EXPECT_FALSE(r.hit);
+}
