@@ -2,6 +2,7 @@
 #include "bench_command.hpp"
 #include "check_command.hpp"
 #include "queries_command.hpp"
+#include "sim2d_command.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -15,6 +16,7 @@ int main(int argc, char** argv)
     ccdkit::cli::add_check_command(app);
     ccdkit::cli::add_queries_command(app);
     ccdkit::cli::add_bench_command(app);
+    ccdkit::cli::add_sim2d_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
