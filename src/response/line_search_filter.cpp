@@ -81,9 +81,11 @@ namespace {
         }
     };
 
-    /// Lowers `limit` by `toi(pair, t_max)` over a block of pairs, in parallel. Pairs only matter before the
-    /// current limit, so it is every query's t_max (the limit from earlier blocks: deterministic).
-    template <class Toi> void limit_by(const std::vector<Pair>& pairs, LimitingPairKind kind, Limit& limit, Toi toi)
+    /// Lowers `limit` by the safe steps of a block of pairs, in parallel; `rows(pair)` gives a pair's vertex
+    /// rows. Pairs only matter before the current limit, so it is every query's t_max (the limit from earlier
+    /// blocks: deterministic).
+    template <class Step, class Rows>
+    void limit_by(const std::vector<Pair>& pairs, LimitingPairKind kind, Limit& limit, const Step& step, Rows rows)
     {
         const double t_max = limit.alpha;
         if (!(t_max > 0.0)) {
@@ -94,9 +96,9 @@ namespace {
             tbb::blocked_range<std::size_t>(0, pairs.size(), 64), [&](const tbb::blocked_range<std::size_t>& r) {
                 Limit& mine = local.local();
                 for (std::size_t i = r.begin(); i != r.end(); ++i) {
-                    const double t = toi(pairs[i], t_max);
-                    if (t < t_max) {
-                        mine.offer(t, { kind, pairs[i].first, pairs[i].second });
+                    const double toi = step(rows(pairs[i]), t_max);
+                    if (toi < t_max) {
+                        mine.offer(toi, { kind, pairs[i].first, pairs[i].second });
                     }
                 }
             });
@@ -110,6 +112,9 @@ namespace {
     /// The safe step of one pair from the motion x + s p (additive CCD), or from x to x + p (exact CCD).
     template <int Dim, int NA, int NB, class Directions> class PairStep {
     public:
+        using Rows = std::array<Eigen::Index, NA + NB>; ///< the first primitive's NA vertex rows, then the second's
+        using Points = std::array<Eigen::Matrix<double, Dim, 1>, NA + NB>;
+
         PairStep(const Eigen::MatrixXd& x, const Eigen::MatrixXd& p, const LineSearchFilterOptions& options)
             : x_(x)
             , p_(p)
@@ -117,28 +122,25 @@ namespace {
         {
         }
 
-        /// Vertex rows of the pair, the first primitive's NA then the second's NB.
-        double operator()(const std::array<Eigen::Index, NA + NB>& rows, double t_max) const
+        [[nodiscard]] double operator()(const Rows& rows, double t_max) const
         {
-            std::array<Eigen::Matrix<double, Dim, 1>, NA + NB> at_t0, step;
-            for (int i = 0; i < NA + NB; ++i) {
-                at_t0[i] = x_.row(rows[i]).transpose();
-                step[i] = p_.row(rows[i]).transpose();
-            }
             if (options_.narrow_phase == LineSearchNarrowPhase::ADDITIVE) {
                 const AdditiveCcdOptions additive { options_.min_distance, options_.eta, t_max,
                                                     options_.max_iterations };
-                return details::additive_ccd<Dim, NA, NB>(at_t0, step, true, additive, Directions {}).toi;
+                return details::additive_ccd<Dim, NA, NB>(
+                           gather(x_, rows), gather(p_, rows), true, additive, Directions {})
+                    .toi;
             }
-            // Exact CCD's time-of-impact interval depends on t_max: always the full step, so that the answer
-            // does not depend on the order of the blocks.
-            return std::min(exact_toi(at_t0, step, 1.0), t_max);
+            return exact(rows, t_max);
         }
 
     private:
-        template <class Points> double exact_toi(const Points& a, const Points& d, double t_max) const
+        /// Exact CCD's time-of-impact interval depends on t_max: always the full step, so that the answer does
+        /// not depend on the order of the blocks.
+        [[nodiscard]] double exact(const Rows& rows, double t_max) const
         {
-            const CcdOptions exact { t_max, options_.tolerance, CcdMethod::EXACT };
+            const Points a = gather(x_, rows), d = gather(p_, rows);
+            const CcdOptions exact { 1.0, options_.tolerance, CcdMethod::EXACT };
             const auto at = [&](int i, double s) -> Eigen::Vector3d {
                 Eigen::Vector3d v = Eigen::Vector3d::Zero();
                 v.head<Dim>() = a[i] + s * d[i];
@@ -156,7 +158,16 @@ namespace {
                 r = edge_edge_ccd(
                     { at(0, 0), at(0, 0), at(1, 0), at(2, 0), at(0, 1), at(0, 1), at(1, 1), at(2, 1) }, exact);
             }
-            return r.hit ? r.toi_lower : t_max;
+            return r.hit ? std::min(r.toi_lower, t_max) : t_max;
+        }
+
+        static Points gather(const Eigen::MatrixXd& m, const Rows& rows)
+        {
+            Points out;
+            for (int i = 0; i < NA + NB; ++i) {
+                out[i] = m.row(rows[i]).transpose();
+            }
+            return out;
         }
 
         const Eigen::MatrixXd& x_;
@@ -198,9 +209,8 @@ LineSearchFilterResult largest_safe_step(
             [&](std::vector<Pair>& pairs) {
                 details::keep_vertex_element_pairs(pairs, vertex_sorted, edge_sorted, edges);
                 result.candidates += pairs.size();
-                limit_by(pairs, LimitingPairKind::VERTEX_EDGE, limit, [&](const Pair& q, double t_max) {
-                    const auto e = edges.row(q.second);
-                    return step({ q.first, e[0], e[1] }, t_max);
+                limit_by(pairs, LimitingPairKind::VERTEX_EDGE, limit, step, [&](const Pair& q) {
+                    return decltype(step)::Rows { q.first, edges(q.second, 0), edges(q.second, 1) };
                 });
             });
     } else {
@@ -211,9 +221,9 @@ LineSearchFilterResult largest_safe_step(
             [&](std::vector<Pair>& pairs) {
                 details::keep_vertex_element_pairs(pairs, vertex_sorted, face_sorted, faces);
                 result.candidates += pairs.size();
-                limit_by(pairs, LimitingPairKind::VERTEX_FACE, limit, [&](const Pair& q, double t_max) {
-                    const auto f = faces.row(q.second);
-                    return vertex_face({ q.first, f[0], f[1], f[2] }, t_max);
+                limit_by(pairs, LimitingPairKind::VERTEX_FACE, limit, vertex_face, [&](const Pair& q) {
+                    return decltype(vertex_face)::Rows { q.first, faces(q.second, 0), faces(q.second, 1),
+                                                         faces(q.second, 2) };
                 });
             });
         const PairStep<3, 2, 2, details::EdgeEdgeDirections> edge_edge(x, p, options);
@@ -222,9 +232,9 @@ LineSearchFilterResult largest_safe_step(
             [&](std::vector<Pair>& pairs) {
                 details::keep_edge_edge_pairs(pairs, edge_sorted, edges);
                 result.candidates += pairs.size();
-                limit_by(pairs, LimitingPairKind::EDGE_EDGE, limit, [&](const Pair& q, double t_max) {
-                    const auto a = edges.row(q.first), b = edges.row(q.second);
-                    return edge_edge({ a[0], a[1], b[0], b[1] }, t_max);
+                limit_by(pairs, LimitingPairKind::EDGE_EDGE, limit, edge_edge, [&](const Pair& q) {
+                    return decltype(edge_edge)::Rows { edges(q.first, 0), edges(q.first, 1), edges(q.second, 0),
+                                                       edges(q.second, 1) };
                 });
             });
     }

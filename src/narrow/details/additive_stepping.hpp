@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace ccdkit::details {
@@ -96,7 +96,8 @@ template <int Dim, int NA, int NB> struct ScaledPair {
 /// kept. Error analysis, with d_k = fl(x_k - x_0) and D = max |d_k|: each h_k = fl(v.d_k) is within
 /// (Dim + 3) u |v| D of v.(x_k - x_0) (the difference's rounding, then the dot product's); a difference of
 /// two of them within twice that; so the normalized separation is within 2 (Dim + 3) u D (1 + u), whatever
-/// the direction, plus the relative rounding of gap^2 / |v|^2 and its square root (below 5 u for Dim <= 3).
+/// the direction, plus the relative rounding of |v|^2, its square root, the reciprocal and the product
+/// (below 5 u for Dim <= 3).
 template <int Dim, int NA, int N, std::size_t K>
 double separation_lower_bound(const std::array<Vec<Dim>, N>& x, const std::array<Vec<Dim>, K>& directions)
 {
@@ -106,15 +107,16 @@ double separation_lower_bound(const std::array<Vec<Dim>, N>& x, const std::array
         d[k] = x[k] - x[0];
         spread = std::max(spread, d[k].template lpNorm<1>());
     }
-    double best = 0.0; // largest gap^2 / |v|^2 over directions with a positive gap
+    double best = 0.0; // largest gap / |v| over the directions
     for (const Vec<Dim>& v : directions) {
         const double vv = v.squaredNorm();
         if (!(vv > 0.0) || !std::isfinite(vv)) {
             continue;
         }
+        // x_0 belongs to A and h_0 = 0.
         constexpr double inf = std::numeric_limits<double>::infinity();
-        double a_low = inf, a_high = -inf, b_low = inf, b_high = -inf;
-        for (int k = 0; k < N; ++k) {
+        double a_low = 0.0, a_high = 0.0, b_low = inf, b_high = -inf;
+        for (int k = 1; k < N; ++k) {
             const double h = v.dot(d[k]);
             if (k < NA) {
                 a_low = std::min(a_low, h);
@@ -124,13 +126,12 @@ double separation_lower_bound(const std::array<Vec<Dim>, N>& x, const std::array
                 b_high = std::max(b_high, h);
             }
         }
+        // 1 / |v| does not wait for the dot products: it stays off the critical path of the stepping loop.
         const double gap = std::max(a_low - b_high, b_low - a_high);
-        if (gap > 0.0) {
-            best = std::max(best, gap * gap / vv);
-        }
+        best = std::max(best, gap * (1.0 / std::sqrt(vv)));
     }
     const double error = 2 * (Dim + 4) * U * spread + TINY;
-    return std::sqrt(best) * (1 - 8 * U) - error;
+    return best * (1 - 8 * U) - error;
 }
 
 /// Certified lower bound of (true distance at time t) - min_distance; <= 0 when nothing can be certified.
@@ -181,8 +182,10 @@ AdditiveCcdResult additive_ccd(
         return stop(AdditiveCcdStatus::INITIALLY_TOUCHING, 0.0);
     }
     const double stop_gap = options.eta * initial_gap;
-    // Step fraction rounded down: covers the rounding of 1 - eta, the product and the quotient.
+    // Step fraction rounded down: covers the rounding of 1 - eta and of the products below.
     const double fraction = (1 - options.eta) * (1 - 8 * U);
+    // 1 / l_p rounded down: a multiplication in the loop instead of a division (l_p >= TINY > 0).
+    const double inverse_speed = (1.0 / pair.speed_bound) * (1 - 2 * U);
     double t = 0.0, gap = initial_gap;
     while (true) {
         if (result.iterations >= options.max_iterations) {
@@ -193,7 +196,7 @@ AdditiveCcdResult additive_ccd(
         if (!(pair.speed_bound * 0x1p-52 < options.eta * gap * (1 - 2 * U))) {
             return stop(AdditiveCcdStatus::ITERATION_LIMIT, t);
         }
-        const double t_next = t + fraction * gap / pair.speed_bound;
+        const double t_next = t + fraction * gap * inverse_speed;
         if (t_next >= options.t_max) {
             // With t_max = 1 the loop would look at t_next once more before going on; doing the same here
             // makes every answer the t_max = 1 answer capped at t_max, so callers may shrink t_max to prune
@@ -208,8 +211,8 @@ AdditiveCcdResult additive_ccd(
         }
         const double next_gap = gap_lower_bound(pair, t_next, directions);
         ++result.iterations;
-        // The paper's rule: after the first step, stop once the gap is below eta times the initial one
-        // and return the last time before that.
+        // The paper's rule: after the first step, stop once the gap is below eta times the initial one and
+        // return the last time before that.
         if (t > 0.0 && next_gap < stop_gap) {
             return stop(AdditiveCcdStatus::HIT, t);
         }
