@@ -285,8 +285,38 @@ TEST(AdditiveCcd, PowerOfTwoScalingGivesTheSameTimes)
 
 TEST(AdditiveCcd, IterationLimitIsASafeHit)
 {
-    // A vertex slides fast along a face at a small, constant height: l_p is large, the gap stays small, so
-    // every step is short.
+    // A vertex slides fast along a face at a small height while the face rises: l_p is large, the gap stays
+    // small, so every step is short. The vertex leaves the face's footprint before the face reaches its
+    // height, but the hulls of the start and end positions overlap, so nothing proves that up front.
+    Points x {};
+    x[0] = { -10, 0.5, 1e-3 };
+    x[1] = { -20, 0, 0 };
+    x[2] = { 20, 0, 0 };
+    x[3] = { 0, 20, 0 };
+    x[4] = { 30, 0.5, 1e-3 };
+    for (int i = 1; i < 4; ++i) {
+        x[i + 4] = x[i] + Eigen::Vector3d(0, 0, 1.2e-3);
+    }
+    ASSERT_FALSE(test::run(true, x).hit);
+    AdditiveCcdOptions capped;
+    capped.max_iterations = 10;
+    const AdditiveCcdResult r = run_additive(true, x, capped);
+    EXPECT_EQ(r.status, AdditiveCcdStatus::ITERATION_LIMIT);
+    EXPECT_TRUE(r.hit);
+    EXPECT_EQ(r.iterations, 10);
+    EXPECT_GT(r.toi, 0.0);
+    EXPECT_TRUE(check_query(true, x, capped));
+    // Uncapped it takes many more steps, and stays safe.
+    const AdditiveCcdResult free = run_additive(true, x, {});
+    EXPECT_GT(free.iterations, 10);
+    EXPECT_GT(free.toi, r.toi);
+    EXPECT_TRUE(check_query(true, x, {}));
+}
+
+TEST(AdditiveCcd, SweptHullsProveSeparationAtOnce)
+{
+    // The same sliding vertex over a static face: one direction (the face normal) separates everything the
+    // pair sweeps, so no step is needed however fast it slides.
     Points x {};
     x[0] = { -10, 0.5, 1e-3 };
     x[1] = { -20, 0, 0 };
@@ -296,18 +326,13 @@ TEST(AdditiveCcd, IterationLimitIsASafeHit)
     for (int i = 1; i < 4; ++i) {
         x[i + 4] = x[i];
     }
-    AdditiveCcdOptions capped;
-    capped.max_iterations = 10;
-    const AdditiveCcdResult r = run_additive(true, x, capped);
-    EXPECT_EQ(r.status, AdditiveCcdStatus::ITERATION_LIMIT);
-    EXPECT_TRUE(r.hit);
-    EXPECT_EQ(r.iterations, 10);
-    EXPECT_GT(r.toi, 0.0);
-    EXPECT_TRUE(check_query(true, x, capped));
-    // Uncapped, it crosses the whole step without contact.
-    const AdditiveCcdResult free = run_additive(true, x, {});
-    EXPECT_EQ(free.status, AdditiveCcdStatus::SEPARATED);
-    EXPECT_GT(free.iterations, 10);
+    const AdditiveCcdResult r = run_additive(true, x, {});
+    EXPECT_EQ(r.status, AdditiveCcdStatus::SEPARATED);
+    EXPECT_EQ(r.iterations, 0);
+    // A separation larger than the height is another matter: initially touching.
+    AdditiveCcdOptions wide;
+    wide.min_distance = 2e-3;
+    EXPECT_EQ(run_additive(true, x, wide).status, AdditiveCcdStatus::INITIALLY_TOUCHING);
 }
 
 TEST(AdditiveCcd, TranslationNeverCollides)
