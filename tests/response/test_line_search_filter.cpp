@@ -5,6 +5,8 @@
 #include "support/distance_reference.hpp"
 
 #include <ccdkit/broad/mesh_ccd.hpp>
+#include <ccdkit/mesh/cloth_scene.hpp>
+#include <ccdkit/mesh/triangle_mesh.hpp>
 #include <ccdkit/narrow/additive_ccd.hpp>
 #include <ccdkit/response/line_search_filter.hpp>
 
@@ -206,6 +208,28 @@ INSTANTIATE_TEST_SUITE_P(
         return std::string(scene.param.dim == 2 ? "Planar" : "Spatial")
             + (scene.param.min_distance > 0 ? "Separated" : "Touching");
     });
+
+TEST(LineSearchFilter, ConnectedClothKeepsEveryPairApart)
+{
+    // A connected mesh (shared vertices and edges, so adjacency matters): a generated crumpling-cloth step.
+    for (const int resolution : { 6, 9 }) {
+        const ClothScene scene = crumpling_cloth(resolution);
+        Soup s;
+        s.x = scene.start.vertices;
+        s.p = scene.end - scene.start.vertices;
+        s.faces = scene.start.faces;
+        s.edges = edges_from_faces(s.faces);
+        for (const double min_distance : { 0.0, 0.01 }) {
+            LineSearchFilterOptions options;
+            options.min_distance = min_distance;
+            const LineSearchFilterResult r = largest_safe_step(s.x, s.p, s.edges, s.faces, options);
+            EXPECT_LT(r.alpha, 1.0) << "the step should be limited: the test would check nothing";
+            const PairCheck pairs = check_every_pair(s, r.alpha, min_distance);
+            EXPECT_EQ(pairs.undecided, 0U);
+            EXPECT_NEAR(r.alpha, pairs.smallest_toi, 1e-9);
+        }
+    }
+}
 
 TEST(LineSearchFilter, ExactModeIsTheEarliestContact)
 {

@@ -287,10 +287,20 @@ struct PointEdgeDirections {
 struct VertexFaceDirections {
     template <class X> auto operator()(const X& x) const
     {
-        return std::array { Eigen::Vector3d((x[2] - x[1]).cross(x[3] - x[1])),
-                            point_edge_closest_offset<double, 3>(x[0], x[1], x[2]),
-                            point_edge_closest_offset<double, 3>(x[0], x[2], x[3]),
-                            point_edge_closest_offset<double, 3>(x[0], x[3], x[1]) };
+        const Eigen::Vector3d e1 = x[2] - x[1], e2 = x[3] - x[1], r = x[0] - x[1];
+        std::array directions { Eigen::Vector3d(e1.cross(e2)), Eigen::Vector3d::Zero().eval(),
+                                Eigen::Vector3d::Zero().eval(), Eigen::Vector3d::Zero().eval() };
+        // When the vertex projects inside the face, the normal is the closest pair's direction and the sides'
+        // offsets are not needed (zero directions are skipped). A misjudged projection only costs tightness.
+        const double a = e1.dot(e1), b = e1.dot(e2), c = e2.dot(e2), re1 = r.dot(e1), re2 = r.dot(e2);
+        const double det = a * c - b * b, u = c * re1 - b * re2, v = a * re2 - b * re1;
+        if (det > 0.0 && u >= 0.0 && v >= 0.0 && u + v <= det) {
+            return directions;
+        }
+        directions[1] = point_edge_closest_offset<double, 3>(x[0], x[1], x[2]);
+        directions[2] = point_edge_closest_offset<double, 3>(x[0], x[2], x[3]);
+        directions[3] = point_edge_closest_offset<double, 3>(x[0], x[3], x[1]);
+        return directions;
     }
 };
 struct EdgeEdgeDirections {
