@@ -16,10 +16,10 @@
 
 namespace ccdkit::details {
 
-constexpr double U = 0x1p-53; ///< unit roundoff
+constexpr double ROUNDOFF = 0x1p-53; ///< unit roundoff
 /// Absolute slack for underflow: coordinates are scaled below 1 in magnitude, so every product that
 /// underflows is below 2^-1022 and a handful of them stay far below this.
-constexpr double TINY = 0x1p-1000;
+constexpr double UNDERFLOW_SLACK = 0x1p-1000;
 
 template <int Dim> using Vec = Eigen::Matrix<double, Dim, 1>;
 
@@ -27,7 +27,7 @@ template <int Dim> using Vec = Eigen::Matrix<double, Dim, 1>;
 inline double power_of_two(int e) { return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52); }
 
 /// A pair of primitives with NA and NB vertices, moving linearly: x(t) = x0 + t p. Scaled by a power of
-/// two so that every coordinate is below 1 in magnitude (exact, but for underflow covered by TINY).
+/// two so that every coordinate is below 1 in magnitude (exact, but for underflow covered by UNDERFLOW_SLACK).
 template <int Dim, int NA, int NB> struct ScaledPair {
     static constexpr int N = NA + NB;
     std::array<Vec<Dim>, N> x0, p;
@@ -47,7 +47,7 @@ template <int Dim, int NA, int NB> struct ScaledPair {
             largest = std::max({ largest, at_t0[i].cwiseAbs().maxCoeff(), second[i].cwiseAbs().maxCoeff() });
         }
         // Two power-of-two factors with product 2^-e, largest < 2^e, each a normal double whatever e is;
-        // multiplying by them is exact (but for underflow, which TINY covers) and far cheaper than ldexp.
+        // multiplying by them is exact (but for underflow, which UNDERFLOW_SLACK covers) and far cheaper than ldexp.
         const int exponent = largest > 0.0 ? std::ilogb(largest) + 1 : 0;
         const double f1 = power_of_two(-exponent / 2), f2 = power_of_two(-exponent - (-exponent / 2));
         for (int i = 0; i < N; ++i) {
@@ -56,14 +56,15 @@ template <int Dim, int NA, int NB> struct ScaledPair {
         }
         min_distance = s * f1 * f2;
         if (min_distance / f2 / f1 != s) {
-            min_distance += TINY; // underflow: never certify less than the requested separation
+            min_distance += UNDERFLOW_SLACK; // underflow: never certify less than the requested separation
         }
         // x0 + t p is computed as fl(x0 + fl(t p~)), p~ = p or fl(x1 - x0): per coordinate the rounding
         // errors add up to at most u (|x0| + 3.01 |p~|) for t <= 1; the 1-norm bounds the Euclidean one.
         Vec<Dim> mean = Vec<Dim>::Zero();
         double largest_p = 0.0;
         for (int i = 0; i < N; ++i) {
-            const double error = 1.01 * U * (x0[i].template lpNorm<1>() + 3.01 * p[i].template lpNorm<1>()) + TINY;
+            const double error
+                = 1.01 * ROUNDOFF * (x0[i].template lpNorm<1>() + 3.01 * p[i].template lpNorm<1>()) + UNDERFLOW_SLACK;
             (i < NA ? position_error_a : position_error_b)
                 = std::max(i < NA ? position_error_a : position_error_b, error);
             mean += p[i];
@@ -78,7 +79,8 @@ template <int Dim, int NA, int NB> struct ScaledPair {
             double& speed = i < NA ? speed_a : speed_b;
             speed = std::max(speed, (p[i] - mean).squaredNorm());
         }
-        speed_bound = (std::sqrt(speed_a) + std::sqrt(speed_b)) * (1 + 16 * U) + 8 * U * largest_p + TINY;
+        speed_bound = (std::sqrt(speed_a) + std::sqrt(speed_b)) * (1 + 16 * ROUNDOFF) + 8 * ROUNDOFF * largest_p
+            + UNDERFLOW_SLACK;
     }
 
     [[nodiscard]] std::array<Vec<Dim>, N> at(double t) const
@@ -130,8 +132,8 @@ double separation_lower_bound(const std::array<Vec<Dim>, N>& x, const std::array
         const double gap = std::max(a_low - b_high, b_low - a_high);
         best = std::max(best, gap * (1.0 / std::sqrt(vv)));
     }
-    const double error = 2 * (Dim + 4) * U * spread + TINY;
-    return best * (1 - 8 * U) - error;
+    const double error = 2 * (Dim + 4) * ROUNDOFF * spread + UNDERFLOW_SLACK;
+    return best * (1 - 8 * ROUNDOFF) - error;
 }
 
 /// Certified lower bound of (true distance) - min_distance from a separation of the points' hulls.
@@ -140,7 +142,7 @@ template <int Dim, int NA, int NB> double gap_from_separation(const ScaledPair<D
     separation = std::max(0.0, separation);
     const double gap = separation - pair.position_error_a - pair.position_error_b - pair.min_distance;
     // Three rounded subtractions: at most 3 u of the largest operand.
-    return gap - 3 * U * (separation + pair.min_distance) - TINY;
+    return gap - 3 * ROUNDOFF * (separation + pair.min_distance) - UNDERFLOW_SLACK;
 }
 
 /// Certified lower bound of (true distance at time t) - min_distance; <= 0 when nothing can be certified.
@@ -220,9 +222,9 @@ AdditiveCcdResult additive_ccd(
     }
     const double stop_gap = options.eta * initial_gap;
     // Step fraction rounded down: covers the rounding of 1 - eta and of the products below.
-    const double fraction = (1 - options.eta) * (1 - 8 * U);
-    // 1 / l_p rounded down: a multiplication in the loop instead of a division (l_p >= TINY > 0).
-    const double inverse_speed = (1.0 / pair.speed_bound) * (1 - 2 * U);
+    const double fraction = (1 - options.eta) * (1 - 8 * ROUNDOFF);
+    // 1 / l_p rounded down: a multiplication in the loop instead of a division (l_p >= UNDERFLOW_SLACK > 0).
+    const double inverse_speed = (1.0 / pair.speed_bound) * (1 - 2 * ROUNDOFF);
     double t = 0.0, gap = initial_gap;
     while (true) {
         if (result.iterations >= options.max_iterations) {
@@ -230,7 +232,7 @@ AdditiveCcdResult additive_ccd(
         }
         // Rounding t + step adds at most 2^-54 (t <= 1) to the step; the eta share of the gap kept in
         // reserve must cover what the fastest point travels in that time.
-        if (!(pair.speed_bound * 0x1p-52 < options.eta * gap * (1 - 2 * U))) {
+        if (!(pair.speed_bound * 0x1p-52 < options.eta * gap * (1 - 2 * ROUNDOFF))) {
             return stop(AdditiveCcdStatus::ITERATION_LIMIT, t);
         }
         const double t_next = t + fraction * gap * inverse_speed;

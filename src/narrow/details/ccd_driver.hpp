@@ -4,6 +4,7 @@
 // The stages of a narrow-phase query, shared by vertex-face and edge-edge: input checks, the filtered
 // Bernstein classification, and the exact fallback for what the filter cannot decide.
 
+#include "additive_stepping.hpp"
 #include "bernstein_filter.hpp"
 #include "coplanarity_prefilter.hpp"
 #include "double_double_stage.hpp"
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <type_traits>
 
 namespace ccdkit::details {
 
@@ -24,6 +26,22 @@ inline constexpr int FILTER_MAX_DEPTH = 8;
 inline constexpr int FLOAT_MAX_DEPTH = 12;
 /// How often the filter may resume after handing a stretch of time to the exact stage.
 inline constexpr int FILTER_ROUNDS = 3;
+
+/// Certified: a direction separates the hulls of the two primitives' start and end positions, so they never
+/// touch during the step (additive_stepping.hpp).
+template <class Terms> [[nodiscard]] bool swept_hulls_apart(const QueryMotion& motion)
+{
+    constexpr bool vertex_face = std::is_same_v<Terms, VertexFaceTerms>;
+    if constexpr (vertex_face) {
+        const ScaledPair<3, 1, 3> pair(motion.start, motion.end, false, 0.0);
+        const auto start = pair.at(0.0);
+        return swept_hulls_apart(pair, start, VertexFaceDirections {}(start));
+    } else {
+        const ScaledPair<3, 2, 2> pair(motion.start, motion.end, false, 0.0);
+        const auto start = pair.at(0.0);
+        return swept_hulls_apart(pair, start, EdgeEdgeDirections {}(start));
+    }
+}
 
 /// Runs a query; `contact_data(motion, t, result)` fills contact parameters and normal at time t.
 template <class Terms, class ContactData>
@@ -43,7 +61,7 @@ template <class Terms, class ContactData>
         contact_data(motion, upper, result);
     };
 
-    if (never_coplanar(motion)) {
+    if (never_coplanar(motion) || swept_hulls_apart<Terms>(motion)) {
         result.decided_by = options.method == CcdMethod::BSC_FLOAT ? DecidedBy::FLOAT : DecidedBy::FILTER;
         return result;
     }
