@@ -23,7 +23,7 @@ using test::Points;
 namespace {
 
 using test::Real;
-using Reference3 = test::DistanceReference<3>;
+using Reference = test::DistanceReference;
 
 AdditiveCcdResult run_additive(bool vertex_face, const Points& x, const AdditiveCcdOptions& options)
 {
@@ -52,7 +52,7 @@ std::size_t undecided_checks = 0;
     if (r.status == AdditiveCcdStatus::INVALID_INPUT) {
         return ::testing::AssertionFailure() << "invalid input for " << test::describe(x);
     }
-    const Reference3 ref(vertex_face ? Reference3::Kind::VERTEX_FACE : Reference3::Kind::EDGE_EDGE, x);
+    const Reference ref(vertex_face ? Reference::Kind::VERTEX_FACE : Reference::Kind::EDGE_EDGE, x);
     const Real s = options.min_distance, d0 = ref.distance(0), scale = scale_of(x);
     if (r.status == AdditiveCcdStatus::INITIALLY_TOUCHING) {
         if (d0 - s > 1e-9L * scale) {
@@ -70,11 +70,11 @@ std::size_t undecided_checks = 0;
         }
     } else {
         const auto verdict = ref.above(s, 0, r.toi);
-        if (verdict == Reference3::Verdict::BELOW) {
+        if (verdict == Reference::Verdict::BELOW) {
             return ::testing::AssertionFailure()
                 << "distance below " << options.min_distance << " before toi " << r.toi << " for " << test::describe(x);
         }
-        undecided_checks += verdict == Reference3::Verdict::UNKNOWN;
+        undecided_checks += verdict == Reference::Verdict::UNKNOWN;
     }
     if (r.status == AdditiveCcdStatus::HIT) {
         // Up to the rounding of the certified initial gap (a few ulps of the coordinates).
@@ -118,6 +118,15 @@ TEST_P(AdditiveGenerated, TimeOfImpactIsSafe)
         const AdditiveCcdResult r = run_additive(vertex_face, x, options);
         hits += r.hit;
         limited += r.status == AdditiveCcdStatus::ITERATION_LIMIT;
+        // A smaller t_max caps the answer and changes nothing else (what lets the filter prune).
+        AdditiveCcdOptions capped = options;
+        capped.t_max = 0.37;
+        const AdditiveCcdResult c = run_additive(vertex_face, x, capped);
+        EXPECT_EQ(c.toi, std::min(r.toi, capped.t_max)) << test::describe(x);
+        EXPECT_EQ(
+            c.status == AdditiveCcdStatus::SEPARATED,
+            r.toi >= capped.t_max && r.status != AdditiveCcdStatus::INITIALLY_TOUCHING)
+            << test::describe(x);
     }
     std::printf(
         "min_distance %g x scale: %zu queries, %zu hits, %zu at the iteration limit, %zu undecided checks\n", fraction,
@@ -313,6 +322,28 @@ TEST(AdditiveCcd, IterationLimitIsASafeHit)
     EXPECT_TRUE(check_query(true, x, {}));
 }
 
+TEST(AdditiveCcd, NoStepWhenRoundingCouldEatTheReserve)
+{
+    // With eta = 1e-13 the gap kept in reserve is below what rounding the next time can add at this speed:
+    // no step can be certified, so the answer is a hit at the last safe time, t = 0, not a guess.
+    Points x {};
+    x[0] = { -10, 0.5, 1e-3 };
+    x[1] = { -20, 0, 0 };
+    x[2] = { 20, 0, 0 };
+    x[3] = { 0, 20, 0 };
+    x[4] = { 30, 0.5, 1e-3 };
+    for (int i = 1; i < 4; ++i) {
+        x[i + 4] = x[i] + Eigen::Vector3d(0, 0, 1.2e-3);
+    }
+    AdditiveCcdOptions tiny_reserve;
+    tiny_reserve.eta = 1e-13;
+    const AdditiveCcdResult r = run_additive(true, x, tiny_reserve);
+    EXPECT_EQ(r.status, AdditiveCcdStatus::ITERATION_LIMIT);
+    EXPECT_TRUE(r.hit);
+    EXPECT_EQ(r.toi, 0.0);
+    EXPECT_EQ(r.iterations, 0);
+}
+
 TEST(AdditiveCcd, SweptHullsProveSeparationAtOnce)
 {
     // The same sliding vertex over a static face: one direction (the face normal) separates everything the
@@ -366,13 +397,13 @@ TEST(AdditiveCcd, PointPrimitivesIn2dAnd3d)
         options.min_distance = (i % 3) * 0.05;
         AdditiveCcdResult r;
         Real d0 = 0;
-        Reference3::Verdict verdict {};
+        Reference::Verdict verdict {};
         if (point_point) {
             const Points pp { x[0], x[1], x[2], x[3] };
             r = planar ? additive_point_point_ccd(
                     PointPointMotion<2> { x[0].head<2>(), x[1].head<2>(), x[2].head<2>(), x[3].head<2>() }, options)
                        : additive_point_point_ccd(PointPointMotion<3> { x[0], x[1], x[2], x[3] }, options);
-            const Reference3 ref(Reference3::Kind::POINT_POINT, pp);
+            const Reference ref(Reference::Kind::POINT_POINT, pp);
             d0 = ref.distance(0);
             verdict = ref.above(options.min_distance, 0, r.toi);
         } else {
@@ -381,7 +412,7 @@ TEST(AdditiveCcd, PointPrimitivesIn2dAnd3d)
                                         x[5].head<2>() },
                     options)
                        : additive_point_edge_ccd(PointEdgeMotion { x[0], x[1], x[2], x[3], x[4], x[5] }, options);
-            const Reference3 ref(Reference3::Kind::POINT_EDGE, x);
+            const Reference ref(Reference::Kind::POINT_EDGE, x);
             d0 = ref.distance(0);
             verdict = ref.above(options.min_distance, 0, r.toi);
         }
@@ -390,8 +421,8 @@ TEST(AdditiveCcd, PointPrimitivesIn2dAnd3d)
             EXPECT_LE(d0, options.min_distance + 1e-12);
             continue;
         }
-        EXPECT_NE(verdict, Reference3::Verdict::BELOW) << "case " << i << ": " << test::describe(x);
-        checked += verdict == Reference3::Verdict::ABOVE;
+        EXPECT_NE(verdict, Reference::Verdict::BELOW) << "case " << i << ": " << test::describe(x);
+        checked += verdict == Reference::Verdict::ABOVE;
     }
     EXPECT_GT(checked, 10000U);
 }

@@ -19,7 +19,7 @@
 #include <string>
 
 using namespace ccdkit;
-using Reference = test::DistanceReference<3>;
+using Reference = test::DistanceReference;
 
 namespace {
 

@@ -19,20 +19,21 @@ namespace ccdkit::test {
 using Real = long double;
 
 /// The pair of a query in long double: distance at a time, and the Lipschitz bound l_p of the distance.
-template <int Dim> class DistanceReference {
+/// Three-dimensional; 2D queries use z = 0.
+class DistanceReference {
 public:
-    using V = Eigen::Matrix<Real, Dim, 1>;
+    using V = Eigen::Matrix<Real, 3, 1>;
     enum class Kind { VERTEX_FACE, EDGE_EDGE, POINT_EDGE, POINT_POINT };
 
-    /// `points` in the 8-point layout (2D kinds use the first Dim coordinates; point-edge: p, e0, e1 at t0,
+    /// `points` in the 8-point layout (2D queries with z = 0; point-edge: p, e0, e1 at t0,
     /// then at t1 from index 3; point-point: a, b, then at t1 from index 2).
     DistanceReference(Kind kind, const std::array<Eigen::Vector3d, 8>& points)
         : kind_(kind)
     {
         const int n = count();
         for (int i = 0; i < n; ++i) {
-            x0_[i] = points[i].head<Dim>().template cast<Real>();
-            p_[i] = points[i + n].head<Dim>().template cast<Real>() - x0_[i];
+            x0_[i] = points[i].cast<Real>();
+            p_[i] = points[i + n].cast<Real>() - x0_[i];
         }
     }
 
@@ -44,14 +45,11 @@ public:
         }
         switch (kind_) {
         case Kind::VERTEX_FACE:
-            if constexpr (Dim == 3) {
-                return point_triangle_closest_offset<Real>(x[0], x[1], x[2], x[3]).norm();
-            }
-            break;
+            return point_triangle_closest_offset<Real>(x[0], x[1], x[2], x[3]).norm();
         case Kind::EDGE_EDGE:
-            return edge_edge_closest_offset<Real, Dim>(x[0], x[1], x[2], x[3]).norm();
+            return edge_edge_closest_offset<Real, 3>(x[0], x[1], x[2], x[3]).norm();
         case Kind::POINT_EDGE:
-            return point_edge_closest_offset<Real, Dim>(x[0], x[1], x[2]).norm();
+            return point_edge_closest_offset<Real, 3>(x[0], x[1], x[2]).norm();
         case Kind::POINT_POINT:
             return (x[0] - x[1]).norm();
         }

@@ -43,7 +43,9 @@ point_edge_closest_offset(const PointOf<Scalar, Dim>& p, const PointOf<Scalar, D
 }
 
 /// p - (closest point of the triangle t0 t1 t2), in 3D. The squared distance is convex over the triangle:
-/// its minimum is the projection onto the plane when that lies inside, else on one of the three sides.
+/// its minimum is the projection onto the plane when that lies inside, else on one of the three sides. The
+/// sides are always tried too and the shortest kept: for a nearly collapsed triangle the computed projection
+/// can land "inside" while far from the true closest point.
 template <class Scalar>
 [[nodiscard]] PointOf<Scalar, 3> point_triangle_closest_offset(
     const PointOf<Scalar, 3>& p,
@@ -51,6 +53,14 @@ template <class Scalar>
     const PointOf<Scalar, 3>& t1,
     const PointOf<Scalar, 3>& t2)
 {
+    PointOf<Scalar, 3> best = point_edge_closest_offset(p, t0, t1);
+    const auto keep = [&best](const PointOf<Scalar, 3>& candidate) {
+        if (candidate.squaredNorm() < best.squaredNorm()) {
+            best = candidate;
+        }
+    };
+    keep(point_edge_closest_offset(p, t1, t2));
+    keep(point_edge_closest_offset(p, t2, t0));
     const PointOf<Scalar, 3> e1 = t1 - t0, e2 = t2 - t0, r = p - t0;
     const Scalar a = e1.dot(e1), b = e1.dot(e2), c = e2.dot(e2);
     const Scalar det = a * c - b * b;
@@ -58,14 +68,7 @@ template <class Scalar>
         const Scalar re1 = r.dot(e1), re2 = r.dot(e2);
         const Scalar u = (c * re1 - b * re2) / det, v = (a * re2 - b * re1) / det;
         if (u >= Scalar(0) && v >= Scalar(0) && u + v <= Scalar(1)) {
-            return r - (u * e1 + v * e2);
-        }
-    }
-    PointOf<Scalar, 3> best = point_edge_closest_offset(p, t0, t1);
-    for (const PointOf<Scalar, 3>& candidate :
-         { point_edge_closest_offset(p, t1, t2), point_edge_closest_offset(p, t2, t0) }) {
-        if (candidate.squaredNorm() < best.squaredNorm()) {
-            best = candidate;
+            keep(r - (u * e1 + v * e2));
         }
     }
     return best;
