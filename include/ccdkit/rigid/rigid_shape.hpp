@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// A rigid body's geometry in body coordinates, prepared once for every time-of-contact query it takes part
+// in (bounding hierarchies over its features are built here, not per query).
+
+#include <Eigen/Core>
+
+#include <memory>
+
+namespace ccdkit {
+
+namespace detail {
+    struct MeshShapeData;
+}
+
+class RigidShape {
+public:
+    /// A triangle mesh: a closed solid or an open soup; faces may be non-manifold or degenerate (zero area)
+    /// and the mesh need not be connected. Edges are the unique undirected edges of the faces, numbered by
+    /// (max, min) vertex index as in the shared benchmark data.
+    /// @throws std::invalid_argument for no faces, a non-finite coordinate or an index out of range
+    [[nodiscard]] static RigidShape mesh(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces);
+
+    /// A closed solid: as mesh(), and every edge is shared by exactly two faces with opposite orientation and
+    /// the enclosed volume is positive (faces wound counter-clockwise seen from outside). A solid body that
+    /// starts inside another solid counts as touching it at t = 0.
+    /// @throws std::invalid_argument naming the first open or non-manifold edge, or a zero or negative volume
+    [[nodiscard]] static RigidShape solid(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces);
+
+    [[nodiscard]] const Eigen::MatrixX3d& vertices() const;
+    [[nodiscard]] const Eigen::MatrixX3i& faces() const;
+    [[nodiscard]] const Eigen::MatrixX2i& edges() const;
+    [[nodiscard]] bool is_solid() const;
+    /// Largest distance from `center` to a vertex (every point of the shape is within it).
+    [[nodiscard]] double radius_about(const Eigen::Vector3d& center) const;
+
+    /// Internal data (for the time-of-contact code).
+    [[nodiscard]] const detail::MeshShapeData& mesh_data() const { return *mesh_; }
+
+private:
+    explicit RigidShape(std::shared_ptr<const detail::MeshShapeData> mesh)
+        : mesh_(std::move(mesh))
+    {
+    }
+    std::shared_ptr<const detail::MeshShapeData> mesh_;
+};
+
+} // namespace ccdkit
