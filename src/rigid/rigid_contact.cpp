@@ -30,6 +30,8 @@ namespace {
     /// swept boxes of the first broad phase close to the arcs they hold.
     constexpr double TOP_INTERVAL_ANGLE = 0.5;
     constexpr int MAX_TOP_INTERVALS = 4096;
+    /// Broad-phase queries per batch: a sweep that overlaps too much stops after the batch.
+    constexpr std::size_t BROAD_CHUNK = 256;
 
     /// The feature pairs found touching (or possibly touching) in [lower, upper].
     struct Found {
@@ -119,20 +121,46 @@ namespace {
             for (int k = 0; k < count; ++k) {
                 const double sa = options_.t_max * k / count;
                 const double sb = k + 1 == count ? options_.t_max : options_.t_max * (k + 1) / count;
-                set_interval(sa, sb);
-                if (bodies_apart()) {
-                    ++stats_.intervals;
-                    continue;
-                }
-                std::vector<FeaturePair> candidates = broad_phase();
-                std::optional<Found> found = options_.method == RigidCcdMethod::CONSERVATIVE
-                    ? refine(sa, sb, candidates)
-                    : chord_search(sa, sb, candidates);
-                if (found) {
+                if (auto found = search_interval(sa, sb)) {
                     return found;
                 }
             }
             return std::nullopt;
+        }
+
+        /// Halves [sa, sb] (earlier half first) while its broad phase finds more candidates than the narrow
+        /// phase should see: a long sweep's boxes overlap much of the other body, a short one's only what it
+        /// can reach.
+        std::optional<Found> search_interval(double sa, double sb)
+        {
+            ++stats_.intervals;
+            set_interval(sa, sb);
+            if (bodies_apart()) {
+                return std::nullopt;
+            }
+            std::vector<FeaturePair> candidates = broad_phase();
+            if (candidates.empty()) {
+                return std::nullopt;
+            }
+            const double mid = sa + 0.5 * (sb - sa);
+            if (candidates.size() > candidate_limit() && sb - sa > options_.eps && mid > sa && mid < sb) {
+                if (auto found = search_interval(sa, mid)) {
+                    return found;
+                }
+                return search_interval(mid, sb);
+            }
+            return options_.method == RigidCcdMethod::CONSERVATIVE ? refine(sa, sb, candidates)
+                                                                   : chord_search(sa, sb, candidates);
+        }
+
+        /// Candidates worth a narrow phase over one interval: a broad phase costs about as much as a few
+        /// candidates per vertex.
+        std::size_t candidate_limit() const
+        {
+            constexpr std::size_t BASE = 64;
+            const auto vertices
+                = static_cast<std::size_t>(a_in_b_.shape().vertices.rows() + b_in_a_.shape().vertices.rows());
+            return BASE + vertices / 4;
         }
 
         void set_interval(double sa, double sb)
@@ -158,8 +186,8 @@ namespace {
         double sa() const { return sa_; }
         double sb() const { return sb_; }
 
-        /// Candidate pairs over the current interval: swept boxes of the moving features, inflated by the
-        /// separation, against the other body's static hierarchies.
+        /// Candidate pairs over the current interval (or more than candidate_limit() of them: stopped early): swept
+        /// boxes of the moving features, inflated by the separation, against the other body's static hierarchies.
         std::vector<FeaturePair> broad_phase()
         {
             std::vector<FeaturePair> pairs;
@@ -173,13 +201,19 @@ namespace {
                 return edges ? edge_boxes(start, end, shape.edges, side.separation())
                              : vertex_boxes(start, end, side.separation());
             };
-            const auto collect = [&pairs](const Bvh& tree, const std::vector<Aabb>& queries, PairKind kind) {
+            // Queries go in chunks so that a sweep overlapping too much stops early (the caller splits it).
+            const std::size_t limit = candidate_limit();
+            const auto collect = [&pairs, limit](const Bvh& tree, const std::vector<Aabb>& queries, PairKind kind) {
                 std::vector<CandidatePair> found;
-                tree.query(queries, 0, found, QueryScope::ALL_PAIRS);
-                for (const auto& [moving, fixed] : found) {
-                    pairs.push_back(
-                        kind == PairKind::FACE_VERTEX ? FeaturePair { kind, fixed, moving }
-                                                      : FeaturePair { kind, moving, fixed });
+                for (std::size_t first = 0; first < queries.size() && pairs.size() <= limit; first += BROAD_CHUNK) {
+                    found.clear();
+                    const std::size_t count = std::min(BROAD_CHUNK, queries.size() - first);
+                    tree.query(std::span(queries).subspan(first, count), first, found, QueryScope::ALL_PAIRS);
+                    for (const auto& [moving, fixed] : found) {
+                        pairs.push_back(
+                            kind == PairKind::FACE_VERTEX ? FeaturePair { kind, fixed, moving }
+                                                          : FeaturePair { kind, moving, fixed });
+                    }
                 }
             };
             collect(b_.shape.mesh_data().face_tree, moving_boxes(a_in_b_, false), PairKind::VERTEX_FACE);
@@ -197,6 +231,9 @@ namespace {
             std::vector<FeaturePair> survivors;
             double earliest = sb;
             for (const FeaturePair& pair : candidates) {
+                if (!boxes_overlap(pair)) {
+                    continue;
+                }
                 ++stats_.pair_tests;
                 const AdditiveCcdResult r = separation_test(pair);
                 if (r.hit) {
@@ -216,6 +253,21 @@ namespace {
                 return found;
             }
             return refine(mid, sb, survivors);
+        }
+
+        /// Whether the pair's boxes over the current interval overlap: the moving feature's chords, inflated by
+        /// the separation, against the fixed feature. Cheap; rounding is covered by the separation's margin.
+        bool boxes_overlap(const FeaturePair& pair)
+        {
+            switch (pair.kind) {
+            case PairKind::VERTEX_FACE:
+                return details::vertex_face_boxes_overlap(a_in_b_, pair.a, pair.b);
+            case PairKind::FACE_VERTEX:
+                return details::vertex_face_boxes_overlap(b_in_a_, pair.b, pair.a);
+            case PairKind::EDGE_EDGE:
+                break;
+            }
+            return details::edge_edge_boxes_overlap(a_in_b_, pair.a, pair.b);
         }
 
         /// Additive CCD of a pair along the chords of the current interval, with the interval's separation.
