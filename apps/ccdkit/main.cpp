@@ -2,6 +2,7 @@
 #include "bench_command.hpp"
 #include "check_command.hpp"
 #include "queries_command.hpp"
+#include "rigid_command.hpp"
 #include "sim2d_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -17,6 +18,7 @@ int main(int argc, char** argv)
     ccdkit::cli::add_queries_command(app);
     ccdkit::cli::add_bench_command(app);
     ccdkit::cli::add_sim2d_command(app);
+    ccdkit::cli::add_rigid_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

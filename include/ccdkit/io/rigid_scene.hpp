@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Rigid-body scenes for `ccdkit rigid`: bodies with shapes and motions over one step, read from JSON.
+//
+// {
+//   "duration": 1.0,                        optional, the step's length (default 1)
+//   "method": "conservative" | "chord",     optional (default conservative)
+//   "eps": 1e-6,                            optional, time tolerance as a fraction of the step
+//   "bodies": [
+//     {
+//       "name": "rod",                      optional (default "body<i>")
+//       "shape": {"type": "box", "half_extents": [x, y, z]}
+//              | {"type": "sphere", "radius": r, "subdivisions": 3}      (icosphere, default 3)
+//              | {"type": "torus", "major_radius": R, "minor_radius": r, "rings": 48, "sides": 24}
+//              | {"type": "mesh", "file": "path.obj or .ply", "solid": true}
+//                                           a relative path is relative to the scene file; "solid" (default
+//                                           false) requires a closed outward mesh and enables containment
+//       "center_of_mass": [x, y, z],        optional, body coordinates (default origin)
+//       "position": [x, y, z],              pose at the start: translation ...
+//       "rotation": {"axis": [x, y, z], "angle": a}  ... and rotation (radians; default none);
+//                                           or "quaternion": [w, x, y, z]
+//       "velocity": [x, y, z],              centre of mass, per unit of time (default 0)
+//       "angular_velocity": [x, y, z],      radians per unit of time, world frame (default 0)
+//       "end": {"position": ..., "rotation": ... | "quaternion": ...}
+//                                           instead of the velocities: the pose at the end of the step
+//     }, ...
+//   ]
+// }
+
+#include <ccdkit/rigid/rigid_contact.hpp>
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ccdkit {
+
+struct RigidScene {
+    std::vector<std::string> names;
+    std::vector<RigidBody> bodies;
+    RigidCcdOptions options;
+};
+
+/// Parses a scene from JSON text; relative mesh paths are resolved against `base_dir`.
+/// @throws std::runtime_error naming the body and the field for malformed JSON, a missing or mistyped field,
+///         an unknown shape type or method, or a bad value (non-finite, non-positive size, unreadable mesh)
+[[nodiscard]] RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::path& base_dir);
+
+/// Reads a scene file (see the file comment for the format).
+/// @throws std::runtime_error starting with the file's path
+[[nodiscard]] RigidScene read_rigid_scene(const std::filesystem::path& path);
+
+/// The built-in example: a long rod spinning half a turn while it moves into the gap between two boxes,
+/// narrower than the rod is long.
+[[nodiscard]] RigidScene rod_into_gap_scene();
+
+} // namespace ccdkit

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+#include <ccdkit/io/rigid_scene.hpp>
+#include <ccdkit/mesh/mesh_io.hpp>
+#include <ccdkit/mesh/primitive_meshes.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+#include <stdexcept>
+
+namespace ccdkit {
+
+namespace {
+
+    using nlohmann::json;
+
+    /// Reads fields of one JSON object, naming `where` in every error.
+    class Fields {
+    public:
+        Fields(const json& object, std::string where)
+            : object_(object)
+            , where_(std::move(where))
+        {
+            if (!object_.is_object()) {
+                fail("is not a JSON object");
+            }
+        }
+
+        [[noreturn]] void fail(const std::string& what) const { throw std::runtime_error(where_ + ": " + what); }
+
+        [[nodiscard]] bool has(const char* key) const { return object_.contains(key); }
+
+        [[nodiscard]] const json& at(const char* key) const
+        {
+            if (!has(key)) {
+                fail(std::string("missing \"") + key + "\"");
+            }
+            return object_.at(key);
+        }
+
+        [[nodiscard]] double number(const char* key, double fallback) const
+        {
+            return has(key) ? number_of(at(key), key) : fallback;
+        }
+
+        [[nodiscard]] int integer(const char* key, int fallback) const
+        {
+            if (!has(key)) {
+                return fallback;
+            }
+            if (!at(key).is_number_integer()) {
+                fail(std::string("\"") + key + "\" must be an integer");
+            }
+            return at(key).get<int>();
+        }
+
+        [[nodiscard]] Eigen::Vector3d vector(const char* key, const Eigen::Vector3d& fallback) const
+        {
+            if (!has(key)) {
+                return fallback;
+            }
+            const json& v = at(key);
+            if (!v.is_array() || v.size() != 3) {
+                fail(std::string("\"") + key + "\" must be an array of 3 numbers");
+            }
+            return { number_of(v[0], key), number_of(v[1], key), number_of(v[2], key) };
+        }
+
+        [[nodiscard]] std::string text(const char* key, const std::string& fallback) const
+        {
+            if (!has(key)) {
+                return fallback;
+            }
+            if (!at(key).is_string()) {
+                fail(std::string("\"") + key + "\" must be a string");
+            }
+            return at(key).get<std::string>();
+        }
+
+        [[nodiscard]] const std::string& where() const { return where_; }
+
+    private:
+        double number_of(const json& value, const char* key) const
+        {
+            if (!value.is_number()) {
+                fail(std::string("\"") + key + "\" must be a number");
+            }
+            const double x = value.get<double>();
+            if (!std::isfinite(x)) {
+                fail(std::string("\"") + key + "\" is not finite");
+            }
+            return x;
+        }
+
+        const json& object_;
+        std::string where_;
+    };
+
+    RigidShape solid_of(const TriangleMesh& mesh) { return RigidShape::solid(mesh.vertices, mesh.faces); }
+
+    RigidShape shape_of(const Fields& body, const std::filesystem::path& base_dir)
+    {
+        const Fields shape(body.at("shape"), body.where() + ", shape");
+        const std::string type = shape.text("type", "");
+        if (type == "box") {
+            return solid_of(box_mesh(shape.vector("half_extents", Eigen::Vector3d::Zero())));
+        }
+        if (type == "sphere") {
+            return solid_of(icosphere_mesh(shape.number("radius", 0.0), shape.integer("subdivisions", 3)));
+        }
+        if (type == "torus") {
+            return solid_of(torus_mesh(
+                shape.number("major_radius", 0.0), shape.number("minor_radius", 0.0), shape.integer("rings", 48),
+                shape.integer("sides", 24)));
+        }
+        if (type == "mesh") {
+            std::filesystem::path file = shape.text("file", "");
+            if (file.empty()) {
+                shape.fail("a mesh needs \"file\"");
+            }
+            if (file.is_relative()) {
+                file = base_dir / file;
+            }
+            const TriangleMesh mesh = read_mesh(file);
+            const bool solid = shape.has("solid") && shape.at("solid").is_boolean() && shape.at("solid").get<bool>();
+            return solid ? RigidShape::solid(mesh.vertices, mesh.faces) : RigidShape::mesh(mesh.vertices, mesh.faces);
+        }
+        shape.fail("unknown shape type \"" + type + "\" (box, sphere, torus or mesh)");
+    }
+
+    /// "rotation": {"axis", "angle"} or "quaternion": [w, x, y, z], identity when neither is given.
+    Eigen::Quaterniond rotation_of(const Fields& fields)
+    {
+        if (fields.has("quaternion")) {
+            const json& q = fields.at("quaternion");
+            if (!q.is_array() || q.size() != 4 || !q[0].is_number() || !q[1].is_number() || !q[2].is_number()
+                || !q[3].is_number()) {
+                fields.fail("\"quaternion\" must be an array of 4 numbers [w, x, y, z]");
+            }
+            return { q[0].get<double>(), q[1].get<double>(), q[2].get<double>(), q[3].get<double>() };
+        }
+        if (fields.has("rotation")) {
+            const Fields rotation(fields.at("rotation"), fields.where() + ", rotation");
+            const Eigen::Vector3d axis = rotation.vector("axis", Eigen::Vector3d::UnitZ());
+            if (!(axis.norm() > 0.0)) {
+                rotation.fail("\"axis\" must not be zero");
+            }
+            return Eigen::Quaterniond(Eigen::AngleAxisd(rotation.number("angle", 0.0), axis.normalized()));
+        }
+        return Eigen::Quaterniond::Identity();
+    }
+
+    RigidPose pose_of(const Fields& fields)
+    {
+        return { rotation_of(fields), fields.vector("position", Eigen::Vector3d::Zero()) };
+    }
+
+    RigidMotion motion_of(const Fields& body, double duration)
+    {
+        const Eigen::Vector3d center = body.vector("center_of_mass", Eigen::Vector3d::Zero());
+        const RigidPose start = pose_of(body);
+        if (body.has("end")) {
+            if (body.has("velocity") || body.has("angular_velocity")) {
+                body.fail("give either \"end\" or the velocities, not both");
+            }
+            return RigidMotion::between(
+                start, pose_of(Fields(body.at("end"), body.where() + ", end")), duration, center);
+        }
+        return RigidMotion(
+            start, body.vector("velocity", Eigen::Vector3d::Zero()),
+            body.vector("angular_velocity", Eigen::Vector3d::Zero()), duration, center);
+    }
+
+} // namespace
+
+RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::path& base_dir)
+{
+    json document;
+    try {
+        document = json::parse(json_text);
+    } catch (const json::parse_error& e) {
+        throw std::runtime_error(std::string("malformed JSON: ") + e.what());
+    }
+    const Fields scene(document, "scene");
+    RigidScene out;
+    const double duration = scene.number("duration", 1.0);
+    out.options.eps = scene.number("eps", out.options.eps);
+    const std::string method = scene.text("method", "conservative");
+    if (method == "chord") {
+        out.options.method = RigidCcdMethod::CHORD;
+    } else if (method != "conservative") {
+        scene.fail("unknown method \"" + method + "\" (conservative or chord)");
+    }
+    const json& bodies = scene.at("bodies");
+    if (!bodies.is_array() || bodies.size() < 2) {
+        scene.fail("\"bodies\" must be an array of at least 2 bodies");
+    }
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const Fields body(bodies[i], "body " + std::to_string(i));
+        const std::string name = body.text("name", "body" + std::to_string(i));
+        const Fields named(bodies[i], "body " + std::to_string(i) + " (" + name + ")");
+        try {
+            out.bodies.push_back({ shape_of(named, base_dir), motion_of(named, duration) });
+        } catch (const std::invalid_argument& e) {
+            named.fail(e.what());
+        }
+        out.names.push_back(name);
+    }
+    return out;
+}
+
+RigidScene read_rigid_scene(const std::filesystem::path& path)
+{
+    std::ifstream in(path);
+    if (!in) {
+        throw std::runtime_error(path.string() + ": cannot open");
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+        return parse_rigid_scene(text.str(), path.parent_path());
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(path.string() + ": " + e.what());
+    }
+}
+
+RigidScene rod_into_gap_scene()
+{
+    // The gap between the boxes is 0.6 wide, the rod 2.4 long: it cannot pass while it spins.
+    const RigidShape rod = solid_of(box_mesh({ 1.2, 0.05, 0.05 }));
+    const RigidShape block = solid_of(box_mesh({ 1.0, 1.0, 0.5 }));
+    RigidScene scene;
+    scene.names = { "rod", "left block", "right block" };
+    scene.bodies = {
+        { rod, RigidMotion({ .translation = { 0.0, 3.0, 0.0 } }, { 0.0, -3.0, 0.0 }, { 0.0, 0.0, std::numbers::pi }) },
+        { block, RigidMotion({ .translation = { -1.3, 0.0, 0.0 } }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()) },
+        { block, RigidMotion({ .translation = { 1.3, 0.0, 0.0 } }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()) },
+    };
+    return scene;
+}
+
+} // namespace ccdkit
