@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench_command.hpp"
 
+#include "output_file.hpp"
 #include "peak_memory.hpp"
 
 #include <ccdkit/broad/mesh_ccd.hpp>
@@ -91,10 +92,7 @@ namespace {
             }
         }
         if (!opt.json_path.empty()) {
-            std::ofstream out(opt.json_path);
-            if (!out) {
-                throw std::runtime_error("cannot write " + opt.json_path);
-            }
+            std::ofstream out = open_output(opt.json_path);
             out << rows.dump(1) << '\n';
         }
     }

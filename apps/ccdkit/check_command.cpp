@@ -2,6 +2,7 @@
 #include "check_command.hpp"
 
 #include "method_names.hpp"
+#include "output_file.hpp"
 #include "peak_memory.hpp"
 #include "progress.hpp"
 
@@ -32,14 +33,7 @@ namespace {
 
     void run(const CheckOptions& opt)
     {
-        // Opened first, so that an unwritable path fails before the work, not after.
-        std::ofstream json_out;
-        if (!opt.json_path.empty()) {
-            json_out.open(opt.json_path);
-            if (!json_out) {
-                throw std::runtime_error("cannot write " + opt.json_path);
-            }
-        }
+        std::ofstream json_out = open_output(opt.json_path);
         std::optional<tbb::global_control> threads;
         if (opt.threads > 0) {
             threads.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(opt.threads));

@@ -2,6 +2,7 @@
 #include "queries_command.hpp"
 
 #include "method_names.hpp"
+#include "output_file.hpp"
 #include "progress.hpp"
 #include "query_runner.hpp"
 
@@ -127,10 +128,7 @@ namespace {
             runs.push_back(to_json(method, sets));
         }
         if (!opt.json_path.empty()) {
-            std::ofstream out(opt.json_path);
-            if (!out) {
-                throw std::runtime_error("cannot write " + opt.json_path);
-            }
+            std::ofstream out = open_output(opt.json_path);
             out << (runs.size() == 1 ? runs[0] : runs).dump(2) << '\n';
         }
     }

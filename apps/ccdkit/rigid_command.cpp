@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rigid_command.hpp"
 
+#include "output_file.hpp"
+
 #include <ccdkit/io/rigid_scene.hpp>
 
 #include <fmt/core.h>
@@ -51,13 +53,7 @@ namespace {
 
     void run(const RigidCommandOptions& opt)
     {
-        std::ofstream json_out;
-        if (!opt.json_path.empty()) {
-            json_out.open(opt.json_path);
-            if (!json_out) {
-                throw std::runtime_error("cannot write " + opt.json_path);
-            }
-        }
+        std::ofstream json_out = open_output(opt.json_path);
         RigidScene scene;
         if (opt.scene_path.empty()) {
             fmt::print("No scene given: the built-in example, a rod spinning half a turn as it drops into a gap\n"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "sim2d_command.hpp"
 
+#include "output_file.hpp"
+
 #include <ccdkit/sim/elastic_contact_2d.hpp>
 
 #include <fmt/core.h>
@@ -66,14 +68,7 @@ namespace {
 
     void run(const Sim2dOptions& opt)
     {
-        // Opened first, so that an unwritable path fails before the work, not after.
-        std::ofstream json_out;
-        if (!opt.json_path.empty()) {
-            json_out.open(opt.json_path);
-            if (!json_out) {
-                throw std::runtime_error("cannot write " + opt.json_path);
-            }
-        }
+        std::ofstream json_out = open_output(opt.json_path);
         if (!opt.out_dir.empty()) {
             std::filesystem::create_directories(opt.out_dir);
         }
