@@ -21,10 +21,12 @@ RelativeMotion::RelativeMotion(const RigidMotion& moving, const RigidMotion& fra
         = details::rounded_up(((moving.linear_velocity() - frame.linear_velocity()) * moving.duration()).norm());
 }
 
-Eigen::Vector3d RelativeMotion::point_at(const Eigen::Vector3d& body_point, double s) const
+RigidPlacement RelativeMotion::placement_at(double s) const
 {
-    const Eigen::Vector3d world = moving_.point_at(body_point, s);
-    return frame_.rotation_at(s).transpose() * (world - frame_.center_at(s)) + frame_.center_of_mass();
+    // x = R_B^T (c_A + R_A (u - m_A) - c_B) + m_B, with the two rotations multiplied once.
+    const Eigen::Matrix3d frame_inverse = frame_.rotation_at(s).transpose();
+    return { frame_inverse * moving_.rotation_at(s), moving_.center_of_mass(),
+             frame_inverse * (moving_.center_at(s) - frame_.center_at(s)) + frame_.center_of_mass() };
 }
 
 double RelativeMotion::center_distance_bound(double sa, double sb) const
@@ -36,9 +38,10 @@ double RelativeMotion::center_distance_bound(double sa, double sb) const
 
 double RelativeMotion::point_error_bound(double radius) const
 {
-    // The world position carries the moving body's error; subtracting the frame's centre adds the frame's
-    // error at radius 0; turning the difference y back by the frame's rotation adds the rotation's error times
-    // |y| (as point_error_bound does for an arm of length |y|) and the frame's offset m rounds once more.
+    // The moving body's rotation and centre carry its error at this radius; the frame's rotation (applied to the
+    // arm and to the centres' difference, together of length at most y) and centre carry the frame's error
+    // at y (its arm bound), and the product of the two rotations, the sums and m a few ulps more, well inside
+    // those bounds' generous constants (checked against long double in the tests).
     const double y = center_distance_bound(0.0, 1.0) + radius;
     const double m = frame_.center_of_mass().norm();
     return details::rounded_up(moving_.point_error_bound(radius) + frame_.point_error_bound(y + m));

@@ -5,8 +5,8 @@
 #include "rigid/details/moving_side.hpp"
 #include "rigid/details/rounding.hpp"
 #include "rigid/details/solid_containment.hpp"
+#include "rigid/details/swept_tree_pairs.hpp"
 
-#include <ccdkit/broad/aabb.hpp>
 #include <ccdkit/narrow/additive_ccd.hpp>
 #include <ccdkit/narrow/edge_edge_ccd.hpp>
 #include <ccdkit/narrow/vertex_face_ccd.hpp>
@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -26,12 +27,11 @@ namespace {
     using details::MovingSide;
     using details::PairKind;
 
+    constexpr std::size_t NO_LIMIT = std::numeric_limits<std::size_t>::max();
     /// Largest angle (radians) either body turns relative to the other within one top-level interval: keeps the
     /// swept boxes of the first broad phase close to the arcs they hold.
     constexpr double TOP_INTERVAL_ANGLE = 0.5;
     constexpr int MAX_TOP_INTERVALS = 4096;
-    /// Broad-phase queries per batch: a sweep that overlaps too much stops after the batch.
-    constexpr std::size_t BROAD_CHUNK = 256;
 
     /// The feature pairs found touching (or possibly touching) in [lower, upper].
     struct Found {
@@ -76,6 +76,8 @@ namespace {
             , options_(options)
             , a_in_b_(a.shape.mesh_data(), b.shape.mesh_data(), RelativeMotion(a.motion, b.motion))
             , b_in_a_(b.shape.mesh_data(), a.shape.mesh_data(), RelativeMotion(b.motion, a.motion))
+            , tree_pairs_(a_in_b_)
+            , feature_size_(std::min(a.shape.mesh_data().mean_edge_length, b.shape.mesh_data().mean_edge_length))
         {
         }
 
@@ -138,29 +140,38 @@ namespace {
             if (bodies_apart()) {
                 return std::nullopt;
             }
-            std::vector<FeaturePair> candidates = broad_phase();
-            if (candidates.empty()) {
-                return std::nullopt;
-            }
+            // Splitting pays while the sweep is long against the features: halves then overlap fewer of them.
             const double mid = sa + 0.5 * (sb - sa);
-            if (candidates.size() > candidate_limit() && sb - sa > options_.eps && mid > sa && mid < sb) {
+            const bool splittable = mid > sa && mid < sb && sweep_length() > feature_size_;
+            std::optional<std::vector<FeaturePair>> candidates
+                = tree_pairs_.find(a_in_b_, splittable ? candidate_limit() : NO_LIMIT);
+            if (!candidates) {
                 if (auto found = search_interval(sa, mid)) {
                     return found;
                 }
                 return search_interval(mid, sb);
             }
-            return options_.method == RigidCcdMethod::CONSERVATIVE ? refine(sa, sb, candidates)
-                                                                   : chord_search(sa, sb, candidates);
+            if (candidates->empty()) {
+                return std::nullopt;
+            }
+            return options_.method == RigidCcdMethod::CONSERVATIVE ? refine(sa, sb, *candidates)
+                                                                   : chord_search(sa, sb, *candidates);
         }
 
-        /// Candidates worth a narrow phase over one interval: a broad phase costs about as much as a few
-        /// candidates per vertex.
+        /// How far any point of the moving body can travel over the current interval.
+        double sweep_length() const
+        {
+            return a_in_b_.motion().speed_bound(a_in_b_.radius(), sa(), sb()) * (sb() - sa());
+        }
+
+        /// Feature pairs worth a narrow phase over one interval, against splitting it and running the broad
+        /// phase twice (tuned on bench_rigid).
         std::size_t candidate_limit() const
         {
             constexpr std::size_t BASE = 64;
-            const auto vertices
-                = static_cast<std::size_t>(a_in_b_.shape().vertices.rows() + b_in_a_.shape().vertices.rows());
-            return BASE + vertices / 4;
+            constexpr std::size_t FACES_PER_PAIR = 4;
+            const auto faces = static_cast<std::size_t>(a_in_b_.shape().faces.rows() + b_in_a_.shape().faces.rows());
+            return BASE + faces / FACES_PER_PAIR;
         }
 
         void set_interval(double sa, double sb)
@@ -185,42 +196,6 @@ namespace {
 
         double sa() const { return sa_; }
         double sb() const { return sb_; }
-
-        /// Candidate pairs over the current interval (or more than candidate_limit() of them: stopped early): swept
-        /// boxes of the moving features, inflated by the separation, against the other body's static hierarchies.
-        std::vector<FeaturePair> broad_phase()
-        {
-            std::vector<FeaturePair> pairs;
-            const auto moving_boxes = [](MovingSide& side, bool edges) {
-                const auto& shape = side.shape();
-                Eigen::MatrixX3d start(shape.vertices.rows(), 3), end(shape.vertices.rows(), 3);
-                for (Eigen::Index v = 0; v < shape.vertices.rows(); ++v) {
-                    start.row(v) = side.start(static_cast<std::int32_t>(v)).transpose();
-                    end.row(v) = side.end(static_cast<std::int32_t>(v)).transpose();
-                }
-                return edges ? edge_boxes(start, end, shape.edges, side.separation())
-                             : vertex_boxes(start, end, side.separation());
-            };
-            // Queries go in chunks so that a sweep overlapping too much stops early (the caller splits it).
-            const std::size_t limit = candidate_limit();
-            const auto collect = [&pairs, limit](const Bvh& tree, const std::vector<Aabb>& queries, PairKind kind) {
-                std::vector<CandidatePair> found;
-                for (std::size_t first = 0; first < queries.size() && pairs.size() <= limit; first += BROAD_CHUNK) {
-                    found.clear();
-                    const std::size_t count = std::min(BROAD_CHUNK, queries.size() - first);
-                    tree.query(std::span(queries).subspan(first, count), first, found, QueryScope::ALL_PAIRS);
-                    for (const auto& [moving, fixed] : found) {
-                        pairs.push_back(
-                            kind == PairKind::FACE_VERTEX ? FeaturePair { kind, fixed, moving }
-                                                          : FeaturePair { kind, moving, fixed });
-                    }
-                }
-            };
-            collect(b_.shape.mesh_data().face_tree, moving_boxes(a_in_b_, false), PairKind::VERTEX_FACE);
-            collect(a_.shape.mesh_data().face_tree, moving_boxes(b_in_a_, false), PairKind::FACE_VERTEX);
-            collect(b_.shape.mesh_data().edge_tree, moving_boxes(a_in_b_, true), PairKind::EDGE_EDGE);
-            return pairs;
-        }
 
         /// CONSERVATIVE: drops the pairs proven apart over [sa, sb], moves the start up to the earliest time the
         /// rest may touch, and halves what is left (earlier half first) until it is narrower than eps.
@@ -307,6 +282,9 @@ namespace {
                 Found found { hi, hi, {}, lo };
                 double first_upper = 2.0;
                 for (const FeaturePair& pair : candidates) {
+                    if (!boxes_overlap(pair)) {
+                        continue;
+                    }
                     ++stats_.pair_tests;
                     const CcdResult r = exact_test(pair, options);
                     if (!r.hit) {
@@ -380,6 +358,8 @@ namespace {
         RigidCcdOptions options_;
         MovingSide a_in_b_; ///< a's vertices in b's coordinates (vertex-face and edge-edge pairs)
         MovingSide b_in_a_; ///< b's vertices in a's coordinates (face-vertex pairs)
+        details::SweptTreePairs tree_pairs_;
+        double feature_size_; ///< the smaller body's mean edge length
         double sa_ = 0.0;
         double sb_ = 1.0;
         RigidCcdStats stats_;

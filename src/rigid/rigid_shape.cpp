@@ -7,6 +7,7 @@
 
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,50 @@
 namespace ccdkit {
 
 namespace {
+
+    /// Row f: the rows of `edges` (ordered by larger, then smaller vertex index) that are face f's sides.
+    Eigen::MatrixX3i face_edges(const Eigen::MatrixX3i& faces, const Eigen::MatrixX2i& edges)
+    {
+        Eigen::MatrixX3i out(faces.rows(), 3);
+        for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+            for (int k = 0; k < 3; ++k) {
+                const auto [i, j] = std::minmax(faces(f, k), faces(f, (k + 1) % 3));
+                Eigen::Index lo = 0, hi = edges.rows();
+                while (lo < hi) {
+                    const Eigen::Index mid = (lo + hi) / 2;
+                    const bool before = edges(mid, 1) < j || (edges(mid, 1) == j && edges(mid, 0) < i);
+                    (before ? lo : hi) = before ? mid + 1 : mid;
+                }
+                out(f, k) = static_cast<int>(lo);
+            }
+        }
+        return out;
+    }
+
+    /// Sets owned_vertices / owned_edges: each vertex and edge belongs to the first face that holds it.
+    void mark_owners(details::MeshShapeData& data)
+    {
+        const auto face_count = static_cast<std::size_t>(data.faces.rows());
+        data.owned_vertices.assign(face_count, 0);
+        data.owned_edges.assign(face_count, 0);
+        std::vector<bool> vertex_taken(static_cast<std::size_t>(data.vertices.rows()), false);
+        std::vector<bool> edge_taken(static_cast<std::size_t>(data.edges.rows()), false);
+        for (std::size_t f = 0; f < face_count; ++f) {
+            for (int c = 0; c < 3; ++c) {
+                const auto row = static_cast<Eigen::Index>(f);
+                const auto v = static_cast<std::size_t>(data.faces(row, c));
+                const auto e = static_cast<std::size_t>(data.face_edges(row, c));
+                if (!vertex_taken[v]) {
+                    vertex_taken[v] = true;
+                    data.owned_vertices[f] |= static_cast<std::uint8_t>(1U << c);
+                }
+                if (!edge_taken[e]) {
+                    edge_taken[e] = true;
+                    data.owned_edges[f] |= static_cast<std::uint8_t>(1U << c);
+                }
+            }
+        }
+    }
 
     std::shared_ptr<details::MeshShapeData> prepare(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces)
     {
@@ -26,9 +71,14 @@ namespace {
         data->vertices = vertices;
         data->faces = faces;
         data->edges = edges_from_faces(faces);
-        // Boxes of a static mesh: the swept boxes of a motion from the vertices to themselves.
-        data->face_tree.build(face_boxes(vertices, vertices, faces));
-        data->edge_tree.build(edge_boxes(vertices, vertices, data->edges));
+        data->face_edges = face_edges(faces, data->edges);
+        mark_owners(*data);
+        double total = 0.0;
+        for (Eigen::Index e = 0; e < data->edges.rows(); ++e) {
+            total += (vertices.row(data->edges(e, 0)) - vertices.row(data->edges(e, 1))).norm();
+        }
+        data->mean_edge_length = data->edges.rows() > 0 ? total / static_cast<double>(data->edges.rows()) : 0.0;
+        data->tree.build(vertices, faces);
         return data;
     }
 

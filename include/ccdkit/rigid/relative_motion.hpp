@@ -13,6 +13,18 @@
 
 namespace ccdkit {
 
+/// Where a body's points are at one time: x = rotation (u - center) + translation.
+struct RigidPlacement {
+    Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+    Eigen::Vector3d center = Eigen::Vector3d::Zero();
+    Eigen::Vector3d translation = Eigen::Vector3d::Zero();
+
+    [[nodiscard]] Eigen::Vector3d apply(const Eigen::Vector3d& u) const
+    {
+        return rotation * (u - center) + translation;
+    }
+};
+
 class RelativeMotion {
 public:
     /// Body points of `moving` in the body coordinates of `frame`.
@@ -20,10 +32,15 @@ public:
     RelativeMotion(const RigidMotion& moving, const RigidMotion& frame);
 
     /// Position of `moving`'s body point u in `frame`'s body coordinates at fraction s of the step.
-    [[nodiscard]] Eigen::Vector3d point_at(const Eigen::Vector3d& body_point, double s) const;
+    [[nodiscard]] Eigen::Vector3d point_at(const Eigen::Vector3d& body_point, double s) const
+    {
+        return placement_at(s).apply(body_point);
+    }
+    /// The map from `moving`'s body coordinates to `frame`'s at fraction s (point_at for many points).
+    [[nodiscard]] RigidPlacement placement_at(double s) const;
 
-    /// Bound on |point_at(u, s) - exact| for s in [0, 1] and every body point u within `radius` of the
-    /// moving body's centre of mass.
+    /// Bound on |point_at(u, s) - exact| (or placement_at(s).apply(u)) for s in [0, 1] and every body point u within
+    /// `radius` of the moving body's centre of mass.
     [[nodiscard]] double point_error_bound(double radius) const;
 
     /// Bound, for every body point within `radius` of the moving body's centre of mass and every s in [sa, sb],

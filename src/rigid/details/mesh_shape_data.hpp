@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <ccdkit/broad/bvh.hpp>
+#include "rigid/details/face_tree.hpp"
 
 #include <Eigen/Core>
+
+#include <cstdint>
+#include <vector>
 
 namespace ccdkit::details {
 
@@ -13,8 +16,12 @@ struct MeshShapeData {
     Eigen::MatrixX3i faces;
     Eigen::MatrixX2i edges;
     bool solid = false;
-    Bvh face_tree; ///< over the faces' boxes
-    Bvh edge_tree; ///< over the edges' boxes
+    Eigen::MatrixX3i face_edges; ///< row f: the edges (rows of `edges`) of face f's sides, in order
+    /// Per face, bit c set when the face is the first (lowest index) to hold its corner c (vertex) or its side
+    /// c (edge): pairs of faces then give each vertex and edge pair once.
+    std::vector<std::uint8_t> owned_vertices, owned_edges;
+    FaceTree tree; ///< over the faces
+    double mean_edge_length = 0.0;
 };
 
 } // namespace ccdkit::details

@@ -33,9 +33,9 @@ public:
     /// Starts an interval [sa, sb] (fractions of the step).
     void set_interval(double sa, double sb)
     {
-        sa_ = sa;
-        sb_ = sb;
         ++current_;
+        start_placement_ = motion_.placement_at(sa);
+        end_placement_ = motion_.placement_at(sb);
         separation_ = motion_.chord_deviation_bound(radius_, sa, sb) + 2.0 * rounding_;
     }
 
@@ -49,6 +49,9 @@ public:
     /// Largest distance from the centre of mass to a vertex.
     [[nodiscard]] double radius() const { return radius_; }
     [[nodiscard]] const RelativeMotion& motion() const { return motion_; }
+    /// The moving body's placement in the other's coordinates at the interval's start and end.
+    [[nodiscard]] const RigidPlacement& start_placement() const { return start_placement_; }
+    [[nodiscard]] const RigidPlacement& end_placement() const { return end_placement_; }
     [[nodiscard]] const MeshShapeData& shape() const { return shape_; }
     /// The body whose coordinates these are.
     [[nodiscard]] const MeshShapeData& fixed() const { return fixed_; }
@@ -59,8 +62,8 @@ private:
         const auto k = static_cast<std::size_t>(v);
         if (stamp_[k] != current_) {
             const Eigen::Vector3d u = shape_.vertices.row(v);
-            start_[k] = motion_.point_at(u, sa_);
-            end_[k] = motion_.point_at(u, sb_);
+            start_[k] = start_placement_.apply(u);
+            end_[k] = end_placement_.apply(u);
             stamp_[k] = current_;
         }
         return { start_[k], end_[k] };
@@ -71,9 +74,9 @@ private:
     RelativeMotion motion_;
     double radius_;
     double rounding_;
-    double sa_ = 0.0;
-    double sb_ = 1.0;
     double separation_ = 0.0;
+    RigidPlacement start_placement_;
+    RigidPlacement end_placement_;
     std::vector<Eigen::Vector3d> start_;
     std::vector<Eigen::Vector3d> end_;
     std::vector<std::uint32_t> stamp_;

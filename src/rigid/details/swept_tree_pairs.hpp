@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "rigid/details/feature_pair.hpp"
+#include "rigid/details/moving_side.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace ccdkit::details {
+
+/// The broad phase of rigid time of contact: the moving body's face tree, each node swept over the side's
+/// current interval (in the fixed body's coordinates), traversed against the fixed body's tree. Overlapping
+/// leaf faces give every feature pair the two faces hold: the moving face's vertices against the fixed face,
+/// the moving face against the fixed face's vertices, and their sides pairwise. A node's sweep is the box of
+/// its centre's chord grown by its radius and the side's separation: every point of the node stays within its
+/// radius of the centre, and every point's true path within the separation of its chord.
+class SweptTreePairs {
+public:
+    explicit SweptTreePairs(const MovingSide& side)
+        : sweeps_(side.shape().tree.nodes().size())
+        , stamps_(sweeps_.size(), 0)
+    {
+    }
+
+    /// The feature pairs (each once); nothing when the sweep overlaps more than `limit` of them (the caller then splits
+    /// the interval).
+    std::optional<std::vector<FeaturePair>> find(MovingSide& side, std::size_t limit)
+    {
+        ++current_;
+        const auto& moving = side.shape();
+        const auto& fixed = side.fixed();
+        const auto& nodes_a = moving.tree.nodes();
+        const auto& nodes_b = fixed.tree.nodes();
+        std::vector<FeaturePair> pairs;
+        std::vector<std::pair<std::int32_t, std::int32_t>> stack { { 0, 0 } };
+        while (!stack.empty()) {
+            if (pairs.size() > limit) {
+                return std::nullopt;
+            }
+            const auto [na, nb] = stack.back();
+            stack.pop_back();
+            const auto& node_a = nodes_a[static_cast<std::size_t>(na)];
+            const auto& node_b = nodes_b[static_cast<std::size_t>(nb)];
+            if (!overlaps(sweep(side, na), node_b.box)) {
+                continue;
+            }
+            if (node_a.count > 0 && node_b.count > 0) {
+                add_leaf_pairs(side, node_a, node_b, pairs);
+            } else if (node_b.count > 0 || (node_a.count == 0 && volume(node_a.box) >= volume(node_b.box))) {
+                stack.push_back({ na + 1, nb });
+                stack.push_back({ node_a.first, nb });
+            } else {
+                stack.push_back({ na, nb + 1 });
+                stack.push_back({ na, node_b.first });
+            }
+        }
+        return pairs;
+    }
+
+private:
+    static double volume(const Aabb& box) { return (box.max - box.min).prod(); }
+
+    /// Node `n`'s sweep over the side's current interval (computed once per find()).
+    const Aabb& sweep(const MovingSide& side, std::int32_t n)
+    {
+        const auto k = static_cast<std::size_t>(n);
+        if (stamps_[k] != current_) {
+            const Aabb& box = side.shape().tree.nodes()[k].box;
+            const Eigen::Vector3d center = (box.min + box.max).matrix() / 2;
+            const Eigen::Vector3d p0 = side.start_placement().apply(center);
+            const Eigen::Vector3d p1 = side.end_placement().apply(center);
+            // The radius and the sums round: a relative margin far above their few ulps keeps the box outward.
+            constexpr double MARGIN = 1e-12;
+            const double radius = ((box.max - box.min).matrix() / 2).norm();
+            const double grow = (radius + side.separation()) * (1 + MARGIN)
+                + MARGIN * std::max(p0.cwiseAbs().maxCoeff(), p1.cwiseAbs().maxCoeff());
+            sweeps_[k] = { p0.array().min(p1.array()) - grow, p0.array().max(p1.array()) + grow };
+            stamps_[k] = current_;
+        }
+        return sweeps_[k];
+    }
+
+    static void add_leaf_pairs(
+        MovingSide& side, const FaceTree::Node& leaf_a, const FaceTree::Node& leaf_b, std::vector<FeaturePair>& out)
+    {
+        const auto& moving = side.shape();
+        const auto& fixed = side.fixed();
+        const double grow = side.separation();
+        for (std::int32_t i = leaf_a.first; i < leaf_a.first + leaf_a.count; ++i) {
+            const std::int32_t fa = moving.tree.order()[static_cast<std::size_t>(i)];
+            Eigen::Array3d lo = Eigen::Array3d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+            for (int c = 0; c < 3; ++c) {
+                const std::int32_t v = moving.faces(fa, c);
+                lo = lo.min(side.start(v).array()).min(side.end(v).array());
+                hi = hi.max(side.start(v).array()).max(side.end(v).array());
+            }
+            // Rounding of these few operations is far inside the separation's margin for rounded positions.
+            const Aabb face_sweep { lo - grow, hi + grow };
+            for (std::int32_t j = leaf_b.first; j < leaf_b.first + leaf_b.count; ++j) {
+                const std::int32_t fb = fixed.tree.order()[static_cast<std::size_t>(j)];
+                if (!overlaps(face_sweep, fixed.tree.face_boxes()[static_cast<std::size_t>(fb)])) {
+                    continue;
+                }
+                // Each vertex and edge only from the face that owns it: every pair once, no sorting.
+                const auto owned = [](const std::vector<std::uint8_t>& bits, std::int32_t face, int c) {
+                    return (bits[static_cast<std::size_t>(face)] >> c & 1U) != 0;
+                };
+                for (int c = 0; c < 3; ++c) {
+                    if (owned(moving.owned_vertices, fa, c)) {
+                        out.push_back({ PairKind::VERTEX_FACE, moving.faces(fa, c), fb });
+                    }
+                    if (owned(fixed.owned_vertices, fb, c)) {
+                        out.push_back({ PairKind::FACE_VERTEX, fa, fixed.faces(fb, c) });
+                    }
+                    if (!owned(moving.owned_edges, fa, c)) {
+                        continue;
+                    }
+                    for (int d = 0; d < 3; ++d) {
+                        if (owned(fixed.owned_edges, fb, d)) {
+                            out.push_back({ PairKind::EDGE_EDGE, moving.face_edges(fa, c), fixed.face_edges(fb, d) });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    std::vector<Aabb> sweeps_;
+    std::vector<std::uint32_t> stamps_;
+    std::uint32_t current_ = 0;
+};
+
+} // namespace ccdkit::details
