@@ -34,9 +34,10 @@ namespace {
     /// A sample count that a caller can afford; more means the spacing is far too small for the shape.
     constexpr double MAX_SURFACE_SAMPLES = 0x1p26;
 
-    /// Intervals of length <= spacing along a length.
-    int intervals(double length, double spacing) { return std::max(1, static_cast<int>(std::ceil(length / spacing))); }
+    /// How many intervals of length <= spacing divide a length (a double: it is checked before any cast).
+    double intervals(double length, double spacing) { return std::max(1.0, std::ceil(length / spacing)); }
 
+    /// Throws when `count` samples are more than a caller can afford.
     void check_sample_count(double count)
     {
         if (!(count <= MAX_SURFACE_SAMPLES)) {
@@ -49,16 +50,13 @@ namespace {
     /// spacing / sqrt(2) of a lattice point of that face.
     std::vector<Vector3d> box_lattice(const Vector3d& h, double spacing)
     {
-        std::array<int, 3> n {};
-        for (int axis = 0; axis < 3; ++axis) {
-            n[static_cast<std::size_t>(axis)] = intervals(2 * h[axis], spacing);
-        }
-        check_sample_count(
-            2.0 * ((n[0] + 1.0) * (n[1] + 1.0) + (n[1] + 1.0) * (n[2] + 1.0) + (n[2] + 1.0) * (n[0] + 1.0)));
+        const Eigen::Array3d n(
+            intervals(2 * h.x(), spacing), intervals(2 * h.y(), spacing), intervals(2 * h.z(), spacing));
+        check_sample_count(2 * ((n.x() + 1) * (n.y() + 1) + (n.y() + 1) * (n.z() + 1) + (n.z() + 1) * (n.x() + 1)));
         std::vector<Vector3d> points;
         for (int axis = 0; axis < 3; ++axis) {
             const int b = (axis + 1) % 3, c = (axis + 2) % 3;
-            const int nb = n[static_cast<std::size_t>(b)], nc = n[static_cast<std::size_t>(c)];
+            const int nb = static_cast<int>(n[b]), nc = static_cast<int>(n[c]);
             for (const double side : { -1.0, 1.0 }) {
                 for (int i = 0; i <= nb; ++i) {
                     for (int j = 0; j <= nc; ++j) {
@@ -232,9 +230,9 @@ namespace {
         void sample_surface(double spacing, std::vector<SurfaceSample>& out) const override
         {
             constexpr double TURN = 2 * std::numbers::pi;
-            const int n_theta = intervals(TURN * outer_, spacing);
-            const int n_phi = intervals(TURN * minor_, spacing);
-            check_sample_count(double(n_theta) * double(n_phi));
+            const double theta_steps = intervals(TURN * outer_, spacing), phi_steps = intervals(TURN * minor_, spacing);
+            check_sample_count(theta_steps * phi_steps);
+            const int n_theta = static_cast<int>(theta_steps), n_phi = static_cast<int>(phi_steps);
             for (int i = 0; i < n_theta; ++i) {
                 const double theta = TURN * i / n_theta;
                 const Vector3d radial(std::cos(theta), std::sin(theta), 0.0);

@@ -515,6 +515,9 @@ TEST(ImplicitShape, BadInputThrows)
     bad.linear()(2, 2) = -1;
     expect_throw_naming([&] { return sphere.transformed(bad); }, "reflection");
     expect_throw_naming([&] { return sphere.sample_surface(1e-9); }, "spacing too small");
+    // Far more intervals than an int holds: refused before any conversion.
+    expect_throw_naming([&] { return ImplicitShape::sphere(1e8).sample_surface(1e-3); }, "spacing too small");
+    expect_throw_naming([&] { return ImplicitShape::torus(1e8, 1.0).sample_surface(1e-3); }, "spacing too small");
 }
 
 INSTANTIATE_TEST_SUITE_P(Scales, ImplicitShapeScaled, ::testing::Values(1e-8, 1.0, 1e8));
