@@ -74,10 +74,55 @@ template <class Scalar>
     return best;
 }
 
-/// (closest point of segment ea) - (closest point of segment eb), in any dimension. The squared distance is
-/// convex over the square of segment parameters: its minimum is the lines' closest pair when that lies in
-/// the square, else on the square's boundary, i.e. an endpoint against the other segment. Every candidate is
-/// computed and the shortest kept, which keeps nearly parallel segments accurate.
+/// The closest pair of points of two segments: ea0 + s (ea1 - ea0) and eb0 + u (eb1 - eb0), and their
+/// difference (a minus b).
+template <class Scalar, int Dim> struct SegmentClosestPair {
+    Scalar s = Scalar(0);
+    Scalar u = Scalar(0);
+    PointOf<Scalar, Dim> offset;
+};
+
+/// The closest pair of points of segments ea and eb, in any dimension. The squared distance is convex over the
+/// square of segment parameters: its minimum is the lines' closest pair when that lies in the square, else on
+/// the square's boundary, i.e. an endpoint against the other segment. Every candidate is computed and the
+/// shortest kept, which keeps nearly parallel segments accurate.
+template <class Scalar, int Dim>
+[[nodiscard]] SegmentClosestPair<Scalar, Dim> edge_edge_closest_pair(
+    const PointOf<Scalar, Dim>& ea0,
+    const PointOf<Scalar, Dim>& ea1,
+    const PointOf<Scalar, Dim>& eb0,
+    const PointOf<Scalar, Dim>& eb1)
+{
+    const auto endpoint_of_a = [&](const PointOf<Scalar, Dim>& p, Scalar s) {
+        const Scalar u = point_edge_closest_parameter(p, eb0, eb1);
+        return SegmentClosestPair<Scalar, Dim> { s, u, p - (eb0 + u * (eb1 - eb0)) };
+    };
+    const auto endpoint_of_b = [&](const PointOf<Scalar, Dim>& p, Scalar u) {
+        const Scalar s = point_edge_closest_parameter(p, ea0, ea1);
+        return SegmentClosestPair<Scalar, Dim> { s, u, -(p - (ea0 + s * (ea1 - ea0))) };
+    };
+    SegmentClosestPair<Scalar, Dim> best = endpoint_of_a(ea0, Scalar(0));
+    const auto keep = [&best](const SegmentClosestPair<Scalar, Dim>& candidate) {
+        if (candidate.offset.squaredNorm() < best.offset.squaredNorm()) {
+            best = candidate;
+        }
+    };
+    keep(endpoint_of_a(ea1, Scalar(1)));
+    keep(endpoint_of_b(eb0, Scalar(0)));
+    keep(endpoint_of_b(eb1, Scalar(1)));
+    const PointOf<Scalar, Dim> da = ea1 - ea0, db = eb1 - eb0, r = ea0 - eb0;
+    const Scalar a = da.dot(da), b = da.dot(db), c = db.dot(db), d = da.dot(r), e = db.dot(r);
+    const Scalar det = a * c - b * b;
+    if (det > Scalar(0)) {
+        const Scalar s = (b * e - c * d) / det, u = (a * e - b * d) / det;
+        if (s >= Scalar(0) && s <= Scalar(1) && u >= Scalar(0) && u <= Scalar(1)) {
+            keep({ s, u, r + s * da - u * db });
+        }
+    }
+    return best;
+}
+
+/// (closest point of segment ea) - (closest point of segment eb): edge_edge_closest_pair's offset.
 template <class Scalar, int Dim>
 [[nodiscard]] PointOf<Scalar, Dim> edge_edge_closest_offset(
     const PointOf<Scalar, Dim>& ea0,
@@ -85,25 +130,7 @@ template <class Scalar, int Dim>
     const PointOf<Scalar, Dim>& eb0,
     const PointOf<Scalar, Dim>& eb1)
 {
-    PointOf<Scalar, Dim> best = point_edge_closest_offset(ea0, eb0, eb1);
-    const auto keep = [&best](const PointOf<Scalar, Dim>& candidate) {
-        if (candidate.squaredNorm() < best.squaredNorm()) {
-            best = candidate;
-        }
-    };
-    keep(point_edge_closest_offset(ea1, eb0, eb1));
-    keep(-point_edge_closest_offset(eb0, ea0, ea1));
-    keep(-point_edge_closest_offset(eb1, ea0, ea1));
-    const PointOf<Scalar, Dim> da = ea1 - ea0, db = eb1 - eb0, r = ea0 - eb0;
-    const Scalar a = da.dot(da), b = da.dot(db), c = db.dot(db), d = da.dot(r), e = db.dot(r);
-    const Scalar det = a * c - b * b;
-    if (det > Scalar(0)) {
-        const Scalar s = (b * e - c * d) / det, u = (a * e - b * d) / det;
-        if (s >= Scalar(0) && s <= Scalar(1) && u >= Scalar(0) && u <= Scalar(1)) {
-            keep(r + s * da - u * db);
-        }
-    }
-    return best;
+    return edge_edge_closest_pair(ea0, ea1, eb0, eb1).offset;
 }
 
 } // namespace ccdkit

@@ -10,7 +10,7 @@
 
 namespace ccdkit {
 
-namespace detail {
+namespace details {
     struct MeshShapeData;
 }
 
@@ -19,7 +19,8 @@ public:
     /// A triangle mesh: a closed solid or an open soup; faces may be non-manifold or degenerate (zero area)
     /// and the mesh need not be connected. Edges are the unique undirected edges of the faces, numbered by
     /// (max, min) vertex index as in the shared benchmark data.
-    /// @throws std::invalid_argument for no faces, a non-finite coordinate or an index out of range
+    /// @throws std::invalid_argument for no faces, a non-finite coordinate, an index out of range or a face that
+    ///         repeats a vertex index
     [[nodiscard]] static RigidShape mesh(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces);
 
     /// A closed solid: as mesh(), and every edge is shared by exactly two faces with opposite orientation and
@@ -36,14 +37,14 @@ public:
     [[nodiscard]] double radius_about(const Eigen::Vector3d& center) const;
 
     /// Internal data (for the time-of-contact code).
-    [[nodiscard]] const detail::MeshShapeData& mesh_data() const { return *mesh_; }
+    [[nodiscard]] const details::MeshShapeData& mesh_data() const { return *mesh_; }
 
 private:
-    explicit RigidShape(std::shared_ptr<const detail::MeshShapeData> mesh)
+    explicit RigidShape(std::shared_ptr<const details::MeshShapeData> mesh)
         : mesh_(std::move(mesh))
     {
     }
-    std::shared_ptr<const detail::MeshShapeData> mesh_;
+    std::shared_ptr<const details::MeshShapeData> mesh_;
 };
 
 } // namespace ccdkit

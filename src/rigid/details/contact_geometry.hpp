@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "rigid/details/feature_pair.hpp"
+
+#include <ccdkit/distance/closest_offset.hpp>
+#include <ccdkit/rigid/rigid_contact.hpp>
+
+#include <Eigen/Core>
+
+#include <array>
+
+namespace ccdkit::details {
+
+/// A feature pair in world coordinates at one time: the moving vertex or edge (`x`) and the triangle or
+/// edge (`y`) it meets, the first belonging to body `first` (a or b, see FeaturePair).
+struct PosedPair {
+    std::array<Eigen::Vector3d, 3> x;
+    std::array<Eigen::Vector3d, 3> y;
+    bool edges = false; ///< x and y are edges (first two entries), else x[0] is a vertex and y a triangle
+};
+
+[[nodiscard]] inline Eigen::Vector3d posed_vertex(const RigidBody& body, std::int32_t v, double s)
+{
+    return body.motion.point_at(body.shape.vertices().row(v).transpose(), s);
+}
+
+/// The pair at time s, the vertex (or edge a) first.
+[[nodiscard]] inline PosedPair pose_pair(const RigidBody& a, const RigidBody& b, const FeaturePair& pair, double s)
+{
+    PosedPair posed;
+    const auto face_of = [s](const RigidBody& body, std::int32_t f) {
+        const auto& faces = body.shape.faces();
+        return std::array<Eigen::Vector3d, 3> { posed_vertex(body, faces(f, 0), s), posed_vertex(body, faces(f, 1), s),
+                                                posed_vertex(body, faces(f, 2), s) };
+    };
+    switch (pair.kind) {
+    case PairKind::VERTEX_FACE:
+        posed.x[0] = posed_vertex(a, pair.a, s);
+        posed.y = face_of(b, pair.b);
+        break;
+    case PairKind::FACE_VERTEX:
+        posed.x[0] = posed_vertex(b, pair.b, s);
+        posed.y = face_of(a, pair.a);
+        break;
+    case PairKind::EDGE_EDGE:
+        posed.edges = true;
+        posed.x[0] = posed_vertex(a, a.shape.edges()(pair.a, 0), s);
+        posed.x[1] = posed_vertex(a, a.shape.edges()(pair.a, 1), s);
+        posed.y[0] = posed_vertex(b, b.shape.edges()(pair.b, 0), s);
+        posed.y[1] = posed_vertex(b, b.shape.edges()(pair.b, 1), s);
+        break;
+    }
+    return posed;
+}
+
+/// x's closest point minus y's closest point, and the midpoint between them.
+struct ClosestOffset {
+    Eigen::Vector3d offset;
+    Eigen::Vector3d midpoint;
+};
+
+[[nodiscard]] inline ClosestOffset closest_offset(const PosedPair& posed)
+{
+    if (posed.edges) {
+        const auto pair = edge_edge_closest_pair<double, 3>(posed.x[0], posed.x[1], posed.y[0], posed.y[1]);
+        const Eigen::Vector3d on_x = posed.x[0] + pair.s * (posed.x[1] - posed.x[0]);
+        return { pair.offset, on_x - 0.5 * pair.offset };
+    }
+    const Eigen::Vector3d offset
+        = point_triangle_closest_offset<double>(posed.x[0], posed.y[0], posed.y[1], posed.y[2]);
+    return { offset, posed.x[0] - 0.5 * offset };
+}
+
+/// The pair's geometric normal (triangle normal, or the two edges' cross product), zero where undefined.
+[[nodiscard]] inline Eigen::Vector3d raw_normal(const PosedPair& posed)
+{
+    const Eigen::Vector3d n = posed.edges ? (posed.x[1] - posed.x[0]).cross(posed.y[1] - posed.y[0])
+                                          : (posed.y[1] - posed.y[0]).cross(posed.y[2] - posed.y[0]);
+    const double length = n.norm();
+    return length > 0.0 ? Eigen::Vector3d(n / length) : Eigen::Vector3d::Zero();
+}
+
+/// Signed distance of x from y along the normal: which side x is on.
+[[nodiscard]] inline double side_of(const PosedPair& posed, const Eigen::Vector3d& normal)
+{
+    return (posed.x[0] - posed.y[0]).dot(normal);
+}
+
+/// The contact of a pair found at `upper`: point and gap there; the normal there, oriented to the side the
+/// vertex (edge) was on at `approach` (before contact) and turned to point from body b towards body a.
+[[nodiscard]] inline RigidContact
+contact_of(const RigidBody& a, const RigidBody& b, const FeaturePair& pair, double approach, double upper)
+{
+    const PosedPair before = pose_pair(a, b, pair, approach);
+    const PosedPair at = pose_pair(a, b, pair, upper);
+    const ClosestOffset closest = closest_offset(at);
+
+    RigidContact contact;
+    contact.point = closest.midpoint;
+    contact.gap = closest.offset.norm();
+    Eigen::Vector3d normal = raw_normal(at);
+    const Eigen::Vector3d normal_before = raw_normal(before);
+    if (normal.isZero() || normal_before.isZero()) {
+        // Parallel edges or a collapsed face: the direction between the features, when they are apart.
+        const Eigen::Vector3d offset = closest_offset(before).offset;
+        normal = offset.norm() > 0.0 ? Eigen::Vector3d(offset.normalized()) : Eigen::Vector3d::UnitZ();
+    } else {
+        const double side_before = side_of(before, normal_before);
+        if (side_before < 0.0) {
+            normal = -normal;
+        }
+        // The vertex (edge) went through to the other side: the features have crossed.
+        if (side_before * side_of(at, raw_normal(at)) < 0.0) {
+            contact.gap = 0.0;
+        }
+    }
+    // The normal now points from y towards x; x belongs to body a except for a face-vertex pair.
+    contact.normal = pair.kind == PairKind::FACE_VERTEX ? Eigen::Vector3d(-normal) : normal;
+    switch (pair.kind) {
+    case PairKind::VERTEX_FACE:
+        contact.feature_a = { RigidFeatureKind::VERTEX, pair.a };
+        contact.feature_b = { RigidFeatureKind::FACE, pair.b };
+        break;
+    case PairKind::FACE_VERTEX:
+        contact.feature_a = { RigidFeatureKind::FACE, pair.a };
+        contact.feature_b = { RigidFeatureKind::VERTEX, pair.b };
+        break;
+    case PairKind::EDGE_EDGE:
+        contact.feature_a = { RigidFeatureKind::EDGE, pair.a };
+        contact.feature_b = { RigidFeatureKind::EDGE, pair.b };
+        break;
+    }
+    return contact;
+}
+
+} // namespace ccdkit::details

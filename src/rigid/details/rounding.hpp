@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Outward rounding for the rigid module's bounds: each is a short sum of products of non-negative terms,
+// evaluated in double; enlarging the result by a few ulps (relative) and an underflow-sized absolute term
+// covers its own rounding.
+
+#include <limits>
+
+namespace ccdkit::details {
+
+/// 2^-52: one ulp of 1.
+inline constexpr double UNIT_ROUNDOFF = std::numeric_limits<double>::epsilon();
+/// Covers results that underflow (subnormal products of tiny terms).
+inline constexpr double ABSOLUTE_SLACK = 1e-300;
+
+/// x enlarged by 8 ulps: more than the relative rounding of a sum of a few products of non-negative terms.
+[[nodiscard]] inline double rounded_up(double x) { return x * (1.0 + 8.0 * UNIT_ROUNDOFF) + ABSOLUTE_SLACK; }
+
+} // namespace ccdkit::details

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+#include <ccdkit/distance/closest_offset.hpp>
+#include <ccdkit/mesh/primitive_meshes.hpp>
+#include <ccdkit/rigid/rigid_contact.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <stdexcept>
+
+namespace ccdkit {
+namespace {
+
+    RigidShape box_solid(const Eigen::Vector3d& half_extents)
+    {
+        const TriangleMesh mesh = box_mesh(half_extents);
+        return RigidShape::solid(mesh.vertices, mesh.faces);
+    }
+
+    RigidMotion still(const Eigen::Vector3d& at, const Eigen::Quaterniond& rotation = Eigen::Quaterniond::Identity())
+    {
+        return RigidMotion({ rotation, at }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+    }
+
+    Eigen::MatrixX3d posed(const RigidBody& body, double s)
+    {
+        Eigen::MatrixX3d out(body.shape.vertices().rows(), 3);
+        for (Eigen::Index v = 0; v < out.rows(); ++v) {
+            out.row(v) = body.motion.point_at(body.shape.vertices().row(v).transpose(), s).transpose();
+        }
+        return out;
+    }
+
+    /// Distance between the two surfaces at time s (0 when they cross), from every vertex-face and edge-edge pair:
+    /// the test's own reference, independent of the method's bounds.
+    double surface_distance(const RigidBody& a, const RigidBody& b, double s)
+    {
+        const Eigen::MatrixX3d va = posed(a, s), vb = posed(b, s);
+        double best = std::numeric_limits<double>::infinity();
+        const auto vertex_faces
+            = [&best](const Eigen::MatrixX3d& points, const Eigen::MatrixX3d& v, const Eigen::MatrixX3i& faces) {
+                  for (Eigen::Index p = 0; p < points.rows(); ++p) {
+                      for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+                          const Eigen::Vector3d offset = point_triangle_closest_offset<double>(
+                              points.row(p).transpose(), v.row(faces(f, 0)).transpose(), v.row(faces(f, 1)).transpose(),
+                              v.row(faces(f, 2)).transpose());
+                          best = std::min(best, offset.norm());
+                      }
+                  }
+              };
+        vertex_faces(va, vb, b.shape.faces());
+        vertex_faces(vb, va, a.shape.faces());
+        const auto& ea = a.shape.edges();
+        const auto& eb = b.shape.edges();
+        for (Eigen::Index i = 0; i < ea.rows(); ++i) {
+            for (Eigen::Index j = 0; j < eb.rows(); ++j) {
+                const Eigen::Vector3d offset = edge_edge_closest_offset<double, 3>(
+                    va.row(ea(i, 0)).transpose(), va.row(ea(i, 1)).transpose(), vb.row(eb(j, 0)).transpose(),
+                    vb.row(eb(j, 1)).transpose());
+                best = std::min(best, offset.norm());
+            }
+        }
+        return best;
+    }
+
+    RigidCcdOptions with_method(RigidCcdMethod method, double eps = 1e-6)
+    {
+        RigidCcdOptions options;
+        options.method = method;
+        options.eps = eps;
+        return options;
+    }
+
+    class RigidContactMethods : public testing::TestWithParam<RigidCcdMethod> { };
+
+    TEST_P(RigidContactMethods, CubesMeetFaceToFace)
+    {
+        // a's right face (x = c - ... + 0.5) reaches b's left face (x = -0.5) when -2 + 3 s + 0.5 = -0.5: s = 1/3.
+        const RigidBody a { box_solid({ 0.5, 0.5, 0.5 }),
+                            RigidMotion({ .translation = { -2, 0, 0 } }, { 3, 0, 0 }, { 0, 0, 0 }) };
+        const RigidBody b { box_solid({ 0.5, 0.5, 0.5 }), still({ 0, 0.2, 0.1 }) };
+        const RigidCcdResult r = rigid_time_of_contact(a, b, with_method(GetParam()));
+        ASSERT_TRUE(r.hit);
+        EXPECT_LE(r.toi_lower, 1.0 / 3.0);
+        EXPECT_GE(r.toi_upper, 1.0 / 3.0 - 1e-15);
+        EXPECT_LE(r.toi_upper - r.toi_lower, 1e-6);
+        ASSERT_FALSE(r.contacts.empty());
+        for (const RigidContact& c : r.contacts) {
+            EXPECT_NEAR(c.point.x(), -0.5, 1e-5);
+            EXPECT_LT((c.normal - Eigen::Vector3d(-1, 0, 0)).norm(), 1e-9) << c.normal.transpose();
+            EXPECT_LE(c.gap, 1e-5);
+        }
+    }
+
+    /// The smallest angle at which corner (L, w/2) of a rod turning about z reaches the plane y = d.
+    double rod_contact_angle(double half_length, double half_width, double d)
+    {
+        double lo = 0.0, hi = std::numbers::pi / 2.0;
+        for (int k = 0; k < 200; ++k) {
+            const double mid = 0.5 * (lo + hi);
+            (half_length * std::sin(mid) + half_width * std::cos(mid) < d ? lo : hi) = mid;
+        }
+        return lo;
+    }
+
+    TEST_P(RigidContactMethods, SpinningRodHitsAWallAtTheAnalyticTime)
+    {
+        const double half_length = 1.0, half_width = 0.01, wall_y = 0.7;
+        for (const double angle : { 0.9, 2.5, 3.1, 6.0 }) { // over the step: 52 to 344 degrees
+            const RigidBody rod { box_solid({ half_length, half_width, half_width }),
+                                  RigidMotion({}, Eigen::Vector3d::Zero(), { 0, 0, angle }) };
+            const RigidBody wall { box_solid({ 1.0, 0.5, 0.5 }), still({ 1.0, wall_y + 0.5, 0.0 }) };
+            const double expected = rod_contact_angle(half_length, half_width, wall_y) / angle;
+            const RigidCcdResult r = rigid_time_of_contact(rod, wall, with_method(GetParam()));
+            SCOPED_TRACE(angle);
+            if (expected > 1.0) {
+                EXPECT_FALSE(r.hit);
+                continue;
+            }
+            ASSERT_TRUE(r.hit);
+            EXPECT_LE(r.toi_lower, expected + (GetParam() == RigidCcdMethod::CHORD ? 1e-4 : 0.0));
+            EXPECT_GE(r.toi_upper, expected - 1e-12);
+            ASSERT_FALSE(r.contacts.empty());
+            const RigidContact& c = r.contacts.front();
+            EXPECT_EQ(c.feature_a.kind, RigidFeatureKind::VERTEX);
+            EXPECT_LT((c.normal - Eigen::Vector3d(0, -1, 0)).norm(), 1e-6) << c.normal.transpose();
+            // CHORD meets the wall along the chord, inside the arc: up to the chord tolerance (1e-3 here) late.
+            EXPECT_NEAR(c.point.y(), wall_y, GetParam() == RigidCcdMethod::CHORD ? 1e-3 : 1e-5);
+        }
+    }
+
+    TEST_P(RigidContactMethods, CubesMeetEdgeToEdge)
+    {
+        // b's top edge (along x, at z = sqrt(2)/2) and a's bottom edge (along y) cross: only an edge-edge test sees
+        // the contact, at centre height sqrt(2): s = (3 - sqrt(2)) / 3.
+        const Eigen::Quaterniond edge_up_x(Eigen::AngleAxisd(std::numbers::pi / 4, Eigen::Vector3d::UnitX()));
+        const Eigen::Quaterniond edge_down_y(Eigen::AngleAxisd(std::numbers::pi / 4, Eigen::Vector3d::UnitY()));
+        const RigidBody a { box_solid({ 0.5, 0.5, 0.5 }),
+                            RigidMotion({ edge_down_y, { 0, 0, 3 } }, { 0, 0, -3 }, { 0, 0, 0 }) };
+        const RigidBody b { box_solid({ 0.5, 0.5, 0.5 }), still({ 0, 0, 0 }, edge_up_x) };
+        const RigidCcdResult r = rigid_time_of_contact(a, b, with_method(GetParam()));
+        const double expected = (3.0 - std::numbers::sqrt2) / 3.0;
+        ASSERT_TRUE(r.hit);
+        EXPECT_LE(r.toi_lower, expected);
+        EXPECT_GE(r.toi_upper, expected - 1e-12);
+        ASSERT_FALSE(r.contacts.empty());
+        EXPECT_EQ(r.contacts.front().feature_a.kind, RigidFeatureKind::EDGE);
+        EXPECT_EQ(r.contacts.front().feature_b.kind, RigidFeatureKind::EDGE);
+        EXPECT_LT((r.contacts.front().normal - Eigen::Vector3d(0, 0, 1)).norm(), 1e-6);
+        EXPECT_LT(r.contacts.front().point.norm() - std::numbers::sqrt2 / 2, 1e-5);
+    }
+
+    TEST_P(RigidContactMethods, BodiesThatPassBySeeNoContact)
+    {
+        // The rod's tip sweeps a circle of radius ~1.00005 that stays 1e-3 short of the wall.
+        const RigidBody rod { box_solid({ 1.0, 0.01, 0.01 }), RigidMotion({}, Eigen::Vector3d::Zero(), { 0, 0, 6.0 }) };
+        const RigidBody wall { box_solid({ 1.0, 0.5, 0.5 }), still({ 0.0, 1.0 + 0.5 + 1e-3, 0.0 }) };
+        const RigidCcdResult r = rigid_time_of_contact(rod, wall, with_method(GetParam()));
+        EXPECT_FALSE(r.hit);
+        EXPECT_EQ(r.toi_lower, 1.0);
+        EXPECT_TRUE(r.contacts.empty());
+    }
+
+    TEST_P(RigidContactMethods, StopsAtTMax)
+    {
+        const RigidBody a { box_solid({ 0.5, 0.5, 0.5 }),
+                            RigidMotion({ .translation = { -2, 0, 0 } }, { 3, 0, 0 }, { 0, 0, 0 }) };
+        const RigidBody b { box_solid({ 0.5, 0.5, 0.5 }), still({ 0, 0, 0 }) };
+        RigidCcdOptions options = with_method(GetParam());
+        options.t_max = 0.3;
+        const RigidCcdResult r = rigid_time_of_contact(a, b, options);
+        EXPECT_FALSE(r.hit);
+        EXPECT_EQ(r.toi_lower, 0.3);
+    }
+
+    INSTANTIATE_TEST_SUITE_P(
+        Methods,
+        RigidContactMethods,
+        testing::Values(RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD),
+        [](const auto& test_info) {
+            return test_info.param == RigidCcdMethod::CONSERVATIVE ? "Conservative" : "Chord";
+        });
+
+    TEST(RigidContact, TouchingAndNestedBodiesTouchAtTheStart)
+    {
+        const RigidBody a { box_solid({ 0.5, 0.5, 0.5 }), still({ -1.0, 0, 0 }) };
+        const RigidBody b { box_solid({ 0.5, 0.5, 0.5 }), still({ 0, 0.3, 0 }) };
+        const RigidCcdResult touching = rigid_time_of_contact(a, b);
+        ASSERT_TRUE(touching.hit);
+        EXPECT_EQ(touching.toi_lower, 0.0);
+
+        const RigidBody inner { box_solid({ 0.1, 0.1, 0.1 }), RigidMotion({}, { 0.01, 0, 0 }, { 0, 0.1, 0 }) };
+        const RigidBody outer { box_solid({ 2, 2, 2 }), still({ 0, 0, 0 }) };
+        EXPECT_TRUE(rigid_time_of_contact(inner, outer).hit);
+        EXPECT_TRUE(rigid_time_of_contact(outer, inner).hit);
+        EXPECT_EQ(rigid_time_of_contact(outer, inner).toi_upper, 0.0);
+        // As open surfaces (not solids) nested boxes never touch.
+        const TriangleMesh small = box_mesh({ 0.1, 0.1, 0.1 });
+        const RigidBody inner_surface { RigidShape::mesh(small.vertices, small.faces), inner.motion };
+        const TriangleMesh big = box_mesh({ 2, 2, 2 });
+        const RigidBody outer_surface { RigidShape::mesh(big.vertices, big.faces), outer.motion };
+        EXPECT_FALSE(rigid_time_of_contact(inner_surface, outer_surface).hit);
+    }
+
+    /// Random screw motions of two boxes, both moving: never a contact before toi_lower, and the surfaces are
+    /// (nearly) touching at the reported time; no hit means the surfaces stay apart at every sampled time.
+    TEST(RigidContact, ConservativeIsNeverLateOnRandomMotions)
+    {
+        std::mt19937_64 rng(11);
+        const auto uniform
+            = [&rng](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+        const auto vector = [&](double scale) -> Eigen::Vector3d {
+            return Eigen::Vector3d(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)) * scale;
+        };
+        const auto rotation = [&]() -> Eigen::Quaterniond {
+            return Eigen::Quaterniond(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)).normalized();
+        };
+        int hits = 0;
+        for (int k = 0; k < 60; ++k) {
+            const RigidShape shape_a = box_solid(vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.1));
+            const RigidShape shape_b = box_solid(vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.1));
+            const Eigen::Vector3d start_a = vector(1.0) + Eigen::Vector3d(-2.0, 0, 0);
+            const RigidBody a { shape_a,
+                                RigidMotion(
+                                    { rotation(), start_a }, Eigen::Vector3d(2.5, 0, 0) + vector(0.5),
+                                    vector(k % 3 == 0 ? 3.0 : 1.0)) };
+            const RigidBody b { shape_b,
+                                RigidMotion({ rotation(), vector(0.5) }, vector(0.5), vector(k % 2 == 0 ? 3.0 : 0.5)) };
+            const RigidCcdResult r = rigid_time_of_contact(a, b);
+            SCOPED_TRACE(k);
+            constexpr int SAMPLES = 400;
+            for (int i = 0; i <= SAMPLES; ++i) {
+                const double s = static_cast<double>(i) / SAMPLES;
+                if (s < r.toi_lower - 1e-9 || !r.hit) {
+                    ASSERT_GT(surface_distance(a, b, s), 1e-12) << "contact at s = " << s << " before " << r.toi_lower;
+                }
+            }
+            if (r.hit) {
+                ++hits;
+                EXPECT_LE(r.toi_upper - r.toi_lower, 1e-6);
+                EXPECT_LT(surface_distance(a, b, r.toi_upper), 1e-4);
+                ASSERT_FALSE(r.contacts.empty());
+                EXPECT_LT(r.contacts.front().gap, 1e-4);
+                EXPECT_NEAR(r.contacts.front().normal.norm(), 1.0, 1e-12);
+            }
+        }
+        EXPECT_GT(hits, 10);
+    }
+
+    TEST(RigidContact, RejectsBadInput)
+    {
+        const RigidBody a { box_solid({ 0.5, 0.5, 0.5 }), still({ 0, 0, 0 }) };
+        RigidCcdOptions options;
+        options.eps = 0.0;
+        EXPECT_THROW((void)rigid_time_of_contact(a, a, options), std::invalid_argument);
+        options.eps = 1e-6;
+        options.t_max = 1.5;
+        EXPECT_THROW((void)rigid_time_of_contact(a, a, options), std::invalid_argument);
+        options.t_max = 1.0;
+        options.chord_tolerance = -1.0;
+        EXPECT_THROW((void)rigid_time_of_contact(a, a, options), std::invalid_argument);
+        const RigidBody slow { a.shape, RigidMotion({}, {}, {}, 2.0) };
+        EXPECT_THROW((void)rigid_time_of_contact(a, slow), std::invalid_argument);
+
+        TriangleMesh box = box_mesh({ 1, 1, 1 });
+        EXPECT_THROW((void)RigidShape::solid(box.vertices, box.faces.topRows(11)), std::invalid_argument); // open
+        Eigen::MatrixX3i inward = box.faces;
+        inward.col(1).swap(inward.col(2));
+        EXPECT_THROW((void)RigidShape::solid(box.vertices, inward), std::invalid_argument);
+        Eigen::MatrixX3d flat = box.vertices;
+        flat.col(2).setZero(); // every vertex in one plane: zero volume
+        EXPECT_THROW((void)RigidShape::solid(flat, box.faces), std::invalid_argument);
+        box.vertices(3, 1) = std::numeric_limits<double>::quiet_NaN();
+        EXPECT_THROW((void)RigidShape::mesh(box.vertices, box.faces), std::invalid_argument);
+        box.faces(0, 0) = 8;
+        EXPECT_THROW((void)RigidShape::mesh(box_mesh({ 1, 1, 1 }).vertices, box.faces), std::invalid_argument);
+        EXPECT_THROW((void)RigidShape::mesh(box.vertices, Eigen::MatrixX3i(0, 3)), std::invalid_argument);
+    }
+
+    TEST(PrimitiveMeshes, AreClosedOutwardSolids)
+    {
+        for (const TriangleMesh& mesh :
+             { box_mesh({ 1, 2, 3 }), icosphere_mesh(1.5, 2), torus_mesh(2.0, 0.5, 24, 12) }) {
+            EXPECT_NO_THROW((void)RigidShape::solid(mesh.vertices, mesh.faces));
+        }
+        EXPECT_EQ(icosphere_mesh(1.0, 2).faces.rows(), 320);
+        EXPECT_THROW((void)torus_mesh(1.0, 1.0, 8, 8), std::invalid_argument);
+        EXPECT_THROW((void)box_mesh({ 1, 0, 1 }), std::invalid_argument);
+    }
+
+} // namespace
+} // namespace ccdkit
