@@ -22,3 +22,37 @@ endif()
 if(CCDKIT_BUILD_BENCHMARKS)
   find_package(benchmark 1.7 REQUIRED)
 endif()
+
+# The rigid-body comparison benchmark against FCL and Bullet (optional; never in CI). Both come from Debian's
+# packages through pkg-config; the targets below drop FCL's `-std=c++11` (we build as C++20) and keep Bullet's
+# `-DBT_USE_DOUBLE_PRECISION` (the double build, pkg-config module bullet-float64).
+if(CCDKIT_BUILD_PEER_BENCHMARKS)
+  find_package(PkgConfig QUIET)
+  if(NOT PKG_CONFIG_FOUND)
+    message(FATAL_ERROR "CCDKIT_BUILD_PEER_BENCHMARKS needs pkg-config (Debian package pkg-config) to find FCL and Bullet")
+  endif()
+  pkg_check_modules(CCDKIT_FCL QUIET fcl>=0.7)
+  if(NOT CCDKIT_FCL_FOUND)
+    message(FATAL_ERROR "CCDKIT_BUILD_PEER_BENCHMARKS: FCL >= 0.7 not found (pkg-config module `fcl`). "
+      "Install Debian's libfcl-dev (scripts/install-deps.sh --peers) or configure with -DCCDKIT_BUILD_PEER_BENCHMARKS=OFF.")
+  endif()
+  pkg_check_modules(CCDKIT_BULLET QUIET bullet-float64)
+  if(NOT CCDKIT_BULLET_FOUND)
+    message(FATAL_ERROR "CCDKIT_BUILD_PEER_BENCHMARKS: Bullet's double-precision build not found (pkg-config module "
+      "`bullet-float64`). Install Debian's libbullet-dev (scripts/install-deps.sh --peers) or configure with "
+      "-DCCDKIT_BUILD_PEER_BENCHMARKS=OFF.")
+  endif()
+  # An interface target per peer: its headers as system headers (our warnings stay ours), its libraries, and its
+  # compile flags minus any language-standard flag.
+  function(ccdkit_peer_target target prefix)
+    add_library(${target} INTERFACE)
+    target_include_directories(${target} SYSTEM INTERFACE ${${prefix}_INCLUDE_DIRS})
+    target_link_libraries(${target} INTERFACE ${${prefix}_LINK_LIBRARIES})
+    set(flags ${${prefix}_CFLAGS_OTHER})
+    list(FILTER flags EXCLUDE REGEX "^-std=")
+    target_compile_options(${target} INTERFACE ${flags})
+  endfunction()
+  ccdkit_peer_target(ccdkit_peer_fcl CCDKIT_FCL)
+  ccdkit_peer_target(ccdkit_peer_bullet CCDKIT_BULLET)
+  message(STATUS "ccdkit peers: FCL ${CCDKIT_FCL_VERSION}, Bullet (double) ${CCDKIT_BULLET_VERSION}")
+endif()
