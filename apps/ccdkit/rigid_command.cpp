@@ -33,9 +33,17 @@ namespace {
         case RigidFeatureKind::EDGE:
             return "edge";
         case RigidFeatureKind::FACE:
+            return "face";
+        case RigidFeatureKind::SURFACE:
             break;
         }
-        return "face";
+        return "surface";
+    }
+
+    /// "vertex 3", "face 7", or "surface" (an implicit shape's, which has no index).
+    std::string feature_name(const RigidFeature& f)
+    {
+        return f.index >= 0 ? fmt::format("{} {}", kind_name(f.kind), f.index) : kind_name(f.kind);
     }
 
     nlohmann::json vector_json(const Eigen::Vector3d& v) { return { v.x(), v.y(), v.z() }; }
@@ -91,11 +99,10 @@ namespace {
                         r.toi_upper, r.contacts.size(), ms);
                     for (const RigidContact& c : r.contacts) {
                         fmt::print(
-                            "      point ({:.6f}, {:.6f}, {:.6f})  normal ({:.4f}, {:.4f}, {:.4f})  {} {} / {} {}  gap "
+                            "      point ({:.6f}, {:.6f}, {:.6f})  normal ({:.4f}, {:.4f}, {:.4f})  {} / {}  gap "
                             "{:.2e}\n",
                             c.point.x(), c.point.y(), c.point.z(), c.normal.x(), c.normal.y(), c.normal.z(),
-                            kind_name(c.feature_a.kind), c.feature_a.index, kind_name(c.feature_b.kind),
-                            c.feature_b.index, c.gap);
+                            feature_name(c.feature_a), feature_name(c.feature_b), c.gap);
                     }
                     if (r.toi_lower < earliest) {
                         earliest = r.toi_lower;

@@ -101,10 +101,44 @@ namespace {
 
     RigidShape solid_of(const TriangleMesh& mesh) { return RigidShape::solid(mesh.vertices, mesh.faces); }
 
+    bool flag(const Fields& fields, const char* key)
+    {
+        if (!fields.has(key)) {
+            return false;
+        }
+        if (!fields.at(key).is_boolean()) {
+            fields.fail(std::string("\"") + key + "\" must be true or false");
+        }
+        return fields.at(key).get<bool>();
+    }
+
+    /// "implicit": true shapes: the analytic solid instead of a mesh of it.
+    RigidShape implicit_shape_of(const Fields& shape, const std::string& type)
+    {
+        if (type == "box") {
+            return RigidShape::implicit(ImplicitShape::box(shape.vector("half_extents", Eigen::Vector3d::Zero())));
+        }
+        if (type == "sphere") {
+            return RigidShape::implicit(ImplicitShape::sphere(shape.number("radius", 0.0)));
+        }
+        if (type == "torus") {
+            return RigidShape::implicit(
+                ImplicitShape::torus(shape.number("major_radius", 0.0), shape.number("minor_radius", 0.0)));
+        }
+        if (type == "capsule") {
+            return RigidShape::implicit(
+                ImplicitShape::capsule(shape.number("radius", 0.0), shape.number("half_length", 0.0)));
+        }
+        shape.fail("no implicit form of shape type \"" + type + "\" (box, sphere, torus or capsule)");
+    }
+
     RigidShape shape_of(const Fields& body, const std::filesystem::path& base_dir)
     {
         const Fields shape(body.at("shape"), body.where() + ", shape");
         const std::string type = shape.text("type", "");
+        if (type == "capsule" || flag(shape, "implicit")) {
+            return implicit_shape_of(shape, type);
+        }
         if (type == "box") {
             return solid_of(box_mesh(shape.vector("half_extents", Eigen::Vector3d::Zero())));
         }
@@ -125,10 +159,10 @@ namespace {
                 file = base_dir / file;
             }
             const TriangleMesh mesh = read_mesh(file);
-            const bool solid = shape.has("solid") && shape.at("solid").is_boolean() && shape.at("solid").get<bool>();
-            return solid ? RigidShape::solid(mesh.vertices, mesh.faces) : RigidShape::mesh(mesh.vertices, mesh.faces);
+            return flag(shape, "solid") ? RigidShape::solid(mesh.vertices, mesh.faces)
+                                        : RigidShape::mesh(mesh.vertices, mesh.faces);
         }
-        shape.fail("unknown shape type \"" + type + "\" (box, sphere, torus or mesh)");
+        shape.fail("unknown shape type \"" + type + "\" (box, sphere, torus, capsule or mesh)");
     }
 
     /// "rotation": {"axis", "angle"} or "quaternion": [w, x, y, z], identity when neither is given.
@@ -188,6 +222,7 @@ RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::
     RigidScene out;
     const double duration = scene.number("duration", 1.0);
     out.options.eps = scene.number("eps", out.options.eps);
+    out.options.surface_resolution = scene.number("surface_resolution", 0.0);
     const std::string method = scene.text("method", "conservative");
     if (method == "chord") {
         out.options.method = RigidCcdMethod::CHORD;

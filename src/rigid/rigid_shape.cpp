@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "rigid/details/mesh_shape_data.hpp"
+#include "rigid/details/rounding.hpp"
 
 #include <ccdkit/broad/aabb.hpp>
 #include <ccdkit/mesh/triangle_mesh.hpp>
@@ -139,14 +140,28 @@ RigidShape RigidShape::solid(const Eigen::MatrixX3d& vertices, const Eigen::Matr
     return RigidShape(std::move(data));
 }
 
-const Eigen::MatrixX3d& RigidShape::vertices() const { return mesh_->vertices; }
-const Eigen::MatrixX3i& RigidShape::faces() const { return mesh_->faces; }
-const Eigen::MatrixX2i& RigidShape::edges() const { return mesh_->edges; }
-bool RigidShape::is_solid() const { return mesh_->solid; }
+RigidShape RigidShape::implicit(ImplicitShape shape) { return RigidShape(std::move(shape)); }
+
+namespace {
+    /// What the mesh accessors return for an implicit shape.
+    const details::MeshShapeData& no_mesh()
+    {
+        static const details::MeshShapeData empty;
+        return empty;
+    }
+} // namespace
+
+const Eigen::MatrixX3d& RigidShape::vertices() const { return (mesh_ ? *mesh_ : no_mesh()).vertices; }
+const Eigen::MatrixX3i& RigidShape::faces() const { return (mesh_ ? *mesh_ : no_mesh()).faces; }
+const Eigen::MatrixX2i& RigidShape::edges() const { return (mesh_ ? *mesh_ : no_mesh()).edges; }
+bool RigidShape::is_solid() const { return !mesh_ || mesh_->solid; }
 
 double RigidShape::radius_about(const Eigen::Vector3d& center) const
 {
-    return (mesh_->vertices.rowwise() - center.transpose()).rowwise().norm().maxCoeff();
+    if (implicit_) {
+        return details::rounded_up(implicit_->bounding_radius() + center.norm());
+    }
+    return details::rounded_up((mesh_->vertices.rowwise() - center.transpose()).rowwise().norm().maxCoeff());
 }
 
 } // namespace ccdkit

@@ -253,6 +253,7 @@ namespace {
     TEST(RigidContact, RejectsBadInput)
     {
         const RigidBody a { box_solid({ 0.5, 0.5, 0.5 }), still({ 0, 0, 0 }) };
+        const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
         RigidCcdOptions options;
         options.eps = 0.0;
         EXPECT_THROW((void)rigid_time_of_contact(a, a, options), std::invalid_argument);
@@ -262,7 +263,7 @@ namespace {
         options.t_max = 1.0;
         options.chord_tolerance = -1.0;
         EXPECT_THROW((void)rigid_time_of_contact(a, a, options), std::invalid_argument);
-        const RigidBody slow { a.shape, RigidMotion({}, {}, {}, 2.0) };
+        const RigidBody slow { a.shape, RigidMotion({}, zero, zero, 2.0) };
         EXPECT_THROW((void)rigid_time_of_contact(a, slow), std::invalid_argument);
 
         TriangleMesh box = box_mesh({ 1, 1, 1 });

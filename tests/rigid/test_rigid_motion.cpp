@@ -141,17 +141,19 @@ namespace {
     {
         const double nan = std::numeric_limits<double>::quiet_NaN();
         const double inf = std::numeric_limits<double>::infinity();
+        const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
         const RigidPose pose;
         EXPECT_THROW(RigidMotion(pose, { nan, 0, 0 }, { 0, 0, 0 }), std::invalid_argument);
         EXPECT_THROW(RigidMotion(pose, { 0, 0, 0 }, { 0, inf, 0 }), std::invalid_argument);
-        EXPECT_THROW(RigidMotion({ Eigen::Quaterniond(0, 0, 0, 0), {} }, {}, {}), std::invalid_argument);
-        EXPECT_THROW(RigidMotion({ pose.rotation, { 0, nan, 0 } }, {}, {}), std::invalid_argument);
-        EXPECT_THROW(RigidMotion(pose, {}, {}, 0.0), std::invalid_argument);
-        EXPECT_THROW(RigidMotion(pose, {}, {}, -1.0), std::invalid_argument);
-        EXPECT_THROW(RigidMotion(pose, { 1e300, 0, 0 }, {}, 1e300), std::invalid_argument);
-        EXPECT_THROW(RigidMotion::between(pose, { Eigen::Quaterniond(nan, 0, 0, 0), {} }), std::invalid_argument);
+        EXPECT_THROW(RigidMotion({ Eigen::Quaterniond(0, 0, 0, 0), zero }, zero, zero), std::invalid_argument);
+        EXPECT_THROW(RigidMotion({ pose.rotation, { 0, nan, 0 } }, zero, zero), std::invalid_argument);
+        EXPECT_THROW(RigidMotion(pose, zero, zero, 0.0), std::invalid_argument);
+        EXPECT_THROW(RigidMotion(pose, zero, zero, -1.0), std::invalid_argument);
+        EXPECT_THROW(RigidMotion(pose, { 1e300, 0, 0 }, zero, 1e300), std::invalid_argument);
+        EXPECT_THROW(RigidMotion::between(pose, { Eigen::Quaterniond(nan, 0, 0, 0), zero }), std::invalid_argument);
         EXPECT_THROW(
-            RelativeMotion(RigidMotion(pose, {}, {}, 1.0), RigidMotion(pose, {}, {}, 2.0)), std::invalid_argument);
+            RelativeMotion(RigidMotion(pose, zero, zero, 1.0), RigidMotion(pose, zero, zero, 2.0)),
+            std::invalid_argument);
     }
 
     TEST(ArcChordDeviation, IsTheSagittaForSmallAnglesAndCoversEveryAngle)

@@ -7,15 +7,19 @@
 //   "duration": 1.0,                        optional, the step's length (default 1)
 //   "method": "conservative" | "chord",     optional (default conservative)
 //   "eps": 1e-6,                            optional, time tolerance as a fraction of the step
+//   "surface_resolution": 0.01,             optional, for implicit shapes (RigidCcdOptions)
 //   "bodies": [
 //     {
 //       "name": "rod",                      optional (default "body<i>")
 //       "shape": {"type": "box", "half_extents": [x, y, z]}
 //              | {"type": "sphere", "radius": r, "subdivisions": 3}      (icosphere, default 3)
 //              | {"type": "torus", "major_radius": R, "minor_radius": r, "rings": 48, "sides": 24}
+//              | {"type": "capsule", "radius": r, "half_length": h}              (implicit, along z)
 //              | {"type": "mesh", "file": "path.obj or .ply", "solid": true}
 //                                           a relative path is relative to the scene file; "solid" (default
-//                                           false) requires a closed outward mesh and enables containment
+//                                           false) requires a closed outward mesh and enables containment;
+//                                           "implicit": true on a box, sphere or torus: the exact implicit
+//                                           solid (ImplicitShape) instead of a triangle mesh of it
 //       "center_of_mass": [x, y, z],        optional, body coordinates (default origin)
 //       "position": [x, y, z],              pose at the start: translation ...
 //       "rotation": {"axis": [x, y, z], "angle": a}  ... and rotation (radians; default none);

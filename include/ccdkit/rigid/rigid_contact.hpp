@@ -52,13 +52,24 @@ struct RigidCcdOptions {
     /// Only contacts before t_max (fraction of the step, in (0, 1]) are looked for.
     double t_max = 1.0;
     /// CHORD only: largest distance a point's arc may stray from its chord within one interval (body units),
-    /// > 0. Default: 1e-3 times the smaller body's radius.
+    /// >= 0; 0: 1e-3 times the smaller body's radius.
     double chord_tolerance = 0.0;
+    /// Implicit shapes only: the size (body units, >= 0) down to which regions of a surface are refined before
+    /// they count as touching an implicit solid, i.e. how close the surfaces may come before a contact is
+    /// reported; 0: 1e-2 times the smaller body's bounding radius. Smaller is later and closer to the true
+    /// contact, and costs more regions on flat contacts (about area / resolution^2).
+    double surface_resolution = 0.0;
 };
 
-enum class RigidFeatureKind : std::uint8_t { VERTEX, EDGE, FACE };
+enum class RigidFeatureKind : std::uint8_t {
+    VERTEX,
+    EDGE,
+    FACE,
+    SURFACE, ///< a point of an implicit shape's surface (index -1)
+};
 
-/// A feature of a body's shape: a vertex, an edge (numbered as RigidShape::edges()) or a face.
+/// A feature of a body's shape: a vertex, an edge (numbered as RigidShape::edges()), a face, or (implicit
+/// shapes) its surface.
 struct RigidFeature {
     RigidFeatureKind kind = RigidFeatureKind::VERTEX;
     std::int32_t index = -1;
@@ -91,8 +102,14 @@ struct RigidCcdResult {
 };
 
 /// First contact between two bodies over the step (both may move; their steps must have the same length).
-/// @throws std::invalid_argument for eps or t_max outside (0, 1], a negative chord_tolerance, or steps of
-///         different lengths
+/// Two meshes: as the file comment says. With an implicit shape: the other body's surface (its faces, or the
+/// implicit surface's octree cells) is cut into regions, each bounded by a ball over a time interval and
+/// tested against the implicit solid's certified clearance, refined in space down to surface_resolution and
+/// in time down to eps; both methods run this way. It misses no contact and is never late; it reports a
+/// contact once the surfaces are within about surface_resolution, i.e. up to that distance (over the closing
+/// speed) early; contacts carry the implicit surface's normal.
+/// @throws std::invalid_argument for eps or t_max outside (0, 1], a negative chord_tolerance or
+///         surface_resolution, or steps of different lengths
 [[nodiscard]] RigidCcdResult
 rigid_time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options = {});
 

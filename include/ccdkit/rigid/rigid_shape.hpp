@@ -2,11 +2,15 @@
 #pragma once
 
 // A rigid body's geometry in body coordinates, prepared once for every time-of-contact query it takes part
-// in (bounding hierarchies over its features are built here, not per query).
+// in (bounding hierarchies over its features are built here, not per query): a triangle mesh or an implicit
+// solid.
+
+#include <ccdkit/rigid/implicit_shape.hpp>
 
 #include <Eigen/Core>
 
 #include <memory>
+#include <optional>
 
 namespace ccdkit {
 
@@ -29,14 +33,23 @@ public:
     /// @throws std::invalid_argument naming the first open or non-manifold edge, or a zero or negative volume
     [[nodiscard]] static RigidShape solid(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces);
 
+    /// An implicit solid (ImplicitShape: primitives, Boolean combinations, signed distance grids).
+    [[nodiscard]] static RigidShape implicit(ImplicitShape shape);
+
+    [[nodiscard]] bool is_implicit() const { return implicit_.has_value(); }
+    /// The implicit solid. Precondition: is_implicit().
+    [[nodiscard]] const ImplicitShape& implicit_shape() const { return *implicit_; }
+
+    /// The mesh's vertices, faces and edges (empty for an implicit shape).
     [[nodiscard]] const Eigen::MatrixX3d& vertices() const;
     [[nodiscard]] const Eigen::MatrixX3i& faces() const;
     [[nodiscard]] const Eigen::MatrixX2i& edges() const;
+    /// A closed solid mesh, or an implicit shape.
     [[nodiscard]] bool is_solid() const;
-    /// Largest distance from `center` to a vertex (every point of the shape is within it).
+    /// A distance from `center` that every point of the shape is within.
     [[nodiscard]] double radius_about(const Eigen::Vector3d& center) const;
 
-    /// Internal data (for the time-of-contact code).
+    /// Internal data of a mesh (for the time-of-contact code). Precondition: !is_implicit().
     [[nodiscard]] const details::MeshShapeData& mesh_data() const { return *mesh_; }
 
 private:
@@ -44,7 +57,12 @@ private:
         : mesh_(std::move(mesh))
     {
     }
-    std::shared_ptr<const details::MeshShapeData> mesh_;
+    explicit RigidShape(ImplicitShape shape)
+        : implicit_(std::move(shape))
+    {
+    }
+    std::shared_ptr<const details::MeshShapeData> mesh_; ///< null for an implicit shape
+    std::optional<ImplicitShape> implicit_;
 };
 
 } // namespace ccdkit

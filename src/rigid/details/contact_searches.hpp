@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <ccdkit/rigid/rigid_contact.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace ccdkit::details {
+
+/// Two meshes: feature pairs (vertex-face both ways, edge-edge) along chords widened by the arcs' departure.
+[[nodiscard]] RigidCcdResult
+mesh_time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options);
+
+/// A surface (a mesh, or an implicit shape's surface) against an implicit solid: regions of the surface,
+/// refined in space and time, against the solid's certified clearance. Contacts name `surface` as body a.
+[[nodiscard]] RigidCcdResult
+surface_time_of_contact(const RigidBody& surface, const RigidBody& solid, const RigidCcdOptions& options);
+
+/// How many equal intervals the step is first cut into: neither body turns more than half a radian relative to
+/// the other within one, which keeps the first bounding volumes close to the arcs they hold.
+[[nodiscard]] inline int top_interval_count(const RigidBody& a, const RigidBody& b, double t_max)
+{
+    constexpr double TOP_INTERVAL_ANGLE = 0.5;
+    constexpr double MAX_TOP_INTERVALS = 4096;
+    const double angle = (a.motion.step_angle() + b.motion.step_angle()) * t_max;
+    return static_cast<int>(std::clamp(std::ceil(angle / TOP_INTERVAL_ANGLE), 1.0, MAX_TOP_INTERVALS));
+}
+
+/// A search's answer: no hit (both times t_max), or a hit in [found.lower, found.upper] with its contacts.
+template <class Found, class ContactsOf>
+[[nodiscard]] RigidCcdResult
+result_of(const std::optional<Found>& found, double t_max, const RigidCcdStats& stats, ContactsOf&& contacts_of)
+{
+    RigidCcdResult result;
+    result.toi_lower = result.toi_upper = t_max;
+    result.stats = stats;
+    if (found) {
+        result.hit = true;
+        result.toi_lower = found->lower;
+        result.toi_upper = found->upper;
+        result.contacts = contacts_of(*found);
+    }
+    return result;
+}
+
+} // namespace ccdkit::details

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: MIT
+#include "rigid/details/contact_geometry.hpp"
+#include "rigid/details/contact_searches.hpp"
+#include "rigid/details/feature_pair.hpp"
+#include "rigid/details/mesh_shape_data.hpp"
+#include "rigid/details/moving_side.hpp"
+#include "rigid/details/rounding.hpp"
+#include "rigid/details/solid_containment.hpp"
+#include "rigid/details/swept_tree_pairs.hpp"
+
+#include <ccdkit/narrow/additive_ccd.hpp>
+#include <ccdkit/narrow/edge_edge_ccd.hpp>
+#include <ccdkit/narrow/vertex_face_ccd.hpp>
+#include <ccdkit/rigid/rigid_contact.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace ccdkit {
+
+namespace {
+
+    using details::FeaturePair;
+    using details::MovingSide;
+    using details::PairKind;
+
+    constexpr std::size_t NO_LIMIT = std::numeric_limits<std::size_t>::max();
+
+    /// The feature pairs found touching (or possibly touching) in [lower, upper].
+    struct Found {
+        double lower = 0.0;
+        double upper = 0.0;
+        std::vector<FeaturePair> pairs;
+        /// A time at or before `lower` when the pairs had not yet touched: normals point to the side they came
+        /// from.
+        double approach = 0.0;
+    };
+
+    /// Rounds a time computed as sa + toi * (sb - sa) down, so that it stays a safe time.
+    double time_at(double sa, double sb, double fraction)
+    {
+        const double t = sa + fraction * (sb - sa);
+        return std::max(sa, std::nextafter(t, -1.0));
+    }
+
+    class ContactSearch {
+    public:
+        ContactSearch(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options)
+            : a_(a)
+            , b_(b)
+            , options_(options)
+            , a_in_b_(a.shape.mesh_data(), b.shape.mesh_data(), RelativeMotion(a.motion, b.motion))
+            , b_in_a_(b.shape.mesh_data(), a.shape.mesh_data(), RelativeMotion(b.motion, a.motion))
+            , tree_pairs_(a_in_b_)
+            , feature_size_(std::min(a.shape.mesh_data().mean_edge_length, b.shape.mesh_data().mean_edge_length))
+        {
+        }
+
+        RigidCcdResult run()
+        {
+            const std::optional<Found> found = starts_inside() ? Found { 0.0, 0.0, {}, 0.0 } : search();
+            return details::result_of(found, options_.t_max, stats_, [this](const Found& f) { return contacts_at(f); });
+        }
+
+    private:
+        /// A solid body that starts inside the other (whole, so that no surfaces touch) touches it at t = 0.
+        bool starts_inside() const
+        {
+            const auto vertex_inside = [](const RigidBody& body, const RigidBody& solid) {
+                if (!solid.shape.is_solid()) {
+                    return false;
+                }
+                const RelativeMotion motion(body.motion, solid.motion);
+                const Eigen::Vector3d p = motion.point_at(body.shape.vertices().row(0).transpose(), 0.0);
+                return details::inside_solid(p, solid.shape.vertices(), solid.shape.faces());
+            };
+            return vertex_inside(a_, b_) || vertex_inside(b_, a_);
+        }
+
+        std::optional<Found> search()
+        {
+            const int count = details::top_interval_count(a_, b_, options_.t_max);
+            for (int k = 0; k < count; ++k) {
+                const double sa = options_.t_max * k / count;
+                const double sb = k + 1 == count ? options_.t_max : options_.t_max * (k + 1) / count;
+                if (auto found = search_interval(sa, sb)) {
+                    return found;
+                }
+            }
+            return std::nullopt;
+        }
+
+        /// Halves [sa, sb] (earlier half first) while its broad phase finds more candidates than the narrow
+        /// phase should see: a long sweep's boxes overlap much of the other body, a short one's only what it
+        /// can reach.
+        std::optional<Found> search_interval(double sa, double sb)
+        {
+            ++stats_.intervals;
+            set_interval(sa, sb);
+            if (bodies_apart()) {
+                return std::nullopt;
+            }
+            // Splitting pays while the sweep is long against the features: halves then overlap fewer of them.
+            const double mid = sa + 0.5 * (sb - sa);
+            const bool splittable = mid > sa && mid < sb && sweep_length() > feature_size_;
+            std::optional<std::vector<FeaturePair>> candidates
+                = tree_pairs_.find(a_in_b_, splittable ? candidate_limit() : NO_LIMIT);
+            if (!candidates) {
+                if (auto found = search_interval(sa, mid)) {
+                    return found;
+                }
+                return search_interval(mid, sb);
+            }
+            if (candidates->empty()) {
+                return std::nullopt;
+            }
+            return options_.method == RigidCcdMethod::CONSERVATIVE ? refine(sa, sb, *candidates)
+                                                                   : chord_search(sa, sb, *candidates);
+        }
+
+        /// How far any point of the moving body can travel over the current interval.
+        double sweep_length() const
+        {
+            return a_in_b_.motion().speed_bound(a_in_b_.radius(), sa(), sb()) * (sb() - sa());
+        }
+
+        /// Feature pairs worth a narrow phase over one interval, against splitting it and running the broad
+        /// phase twice (tuned on bench_rigid).
+        std::size_t candidate_limit() const
+        {
+            constexpr std::size_t BASE = 64;
+            constexpr std::size_t FACES_PER_PAIR = 4;
+            const auto faces = static_cast<std::size_t>(a_in_b_.shape().faces.rows() + b_in_a_.shape().faces.rows());
+            return BASE + faces / FACES_PER_PAIR;
+        }
+
+        void set_interval(double sa, double sb)
+        {
+            sa_ = sa;
+            sb_ = sb;
+            a_in_b_.set_interval(sa, sb);
+            b_in_a_.set_interval(sa, sb);
+        }
+
+        /// The bounding spheres about the centres of mass stay apart over the interval.
+        bool bodies_apart() const
+        {
+            // In b's coordinates: a's centre at the interval's start, within speed * width of it throughout.
+            const RelativeMotion& motion = a_in_b_.motion();
+            const Eigen::Vector3d center_a = motion.point_at(a_.motion.center_of_mass(), sa());
+            const double reach = a_in_b_.radius() + b_in_a_.radius()
+                + motion.speed_bound(0.0, sa(), sb()) * (sb() - sa()) + motion.point_error_bound(0.0);
+            const double distance = (center_a - b_.motion.center_of_mass()).norm();
+            return distance > details::rounded_up(reach);
+        }
+
+        double sa() const { return sa_; }
+        double sb() const { return sb_; }
+
+        /// CONSERVATIVE: drops the pairs proven apart over [sa, sb], moves the start up to the earliest time the
+        /// rest may touch, and halves what is left (earlier half first) until it is narrower than eps.
+        std::optional<Found> refine(double sa, double sb, const std::vector<FeaturePair>& candidates)
+        {
+            ++stats_.intervals;
+            set_interval(sa, sb);
+            std::vector<FeaturePair> survivors;
+            double earliest = sb;
+            for (const FeaturePair& pair : candidates) {
+                if (!boxes_overlap(pair)) {
+                    continue;
+                }
+                ++stats_.pair_tests;
+                const AdditiveCcdResult r = separation_test(pair);
+                if (r.hit) {
+                    survivors.push_back(pair);
+                    earliest = std::min(earliest, time_at(sa, sb, r.toi));
+                }
+            }
+            if (survivors.empty()) {
+                return std::nullopt;
+            }
+            const double lower = std::max(sa, earliest);
+            const double mid = lower + 0.5 * (sb - lower);
+            if (sb - lower <= options_.eps || !(mid > lower && mid < sb)) {
+                return Found { lower, sb, std::move(survivors), lower };
+            }
+            if (auto found = refine(lower, mid, survivors)) {
+                return found;
+            }
+            return refine(mid, sb, survivors);
+        }
+
+        /// Whether the pair's boxes over the current interval overlap: the moving feature's chords, inflated by
+        /// the separation, against the fixed feature. Cheap; rounding is covered by the separation's margin.
+        bool boxes_overlap(const FeaturePair& pair)
+        {
+            switch (pair.kind) {
+            case PairKind::VERTEX_FACE:
+                return details::vertex_face_boxes_overlap(a_in_b_, pair.a, pair.b);
+            case PairKind::FACE_VERTEX:
+                return details::vertex_face_boxes_overlap(b_in_a_, pair.b, pair.a);
+            case PairKind::EDGE_EDGE:
+                break;
+            }
+            return details::edge_edge_boxes_overlap(a_in_b_, pair.a, pair.b);
+        }
+
+        /// Additive CCD of a pair along the chords of the current interval, with the interval's separation.
+        AdditiveCcdResult separation_test(const FeaturePair& pair)
+        {
+            AdditiveCcdOptions options;
+            switch (pair.kind) {
+            case PairKind::VERTEX_FACE:
+                options.min_distance = a_in_b_.separation();
+                return additive_vertex_face_ccd(details::vertex_face_motion(a_in_b_, pair.a, pair.b), options);
+            case PairKind::FACE_VERTEX:
+                options.min_distance = b_in_a_.separation();
+                return additive_vertex_face_ccd(details::vertex_face_motion(b_in_a_, pair.b, pair.a), options);
+            case PairKind::EDGE_EDGE:
+                break;
+            }
+            options.min_distance = a_in_b_.separation();
+            return additive_edge_edge_ccd(details::edge_edge_motion(a_in_b_, pair.a, pair.b), options);
+        }
+
+        /// CHORD: cuts [sa, sb] into equal intervals over which no arc strays more than the chord tolerance,
+        /// and runs the exact linear CCD on the chords of each, earliest first.
+        std::optional<Found> chord_search(double sa, double sb, const std::vector<FeaturePair>& candidates)
+        {
+            const double tolerance = chord_tolerance();
+            int pieces = 1;
+            while (pieces < (1 << 20) && !chords_within(sa, sa + (sb - sa) / pieces, tolerance)) {
+                pieces *= 2;
+            }
+            for (int k = 0; k < pieces; ++k) {
+                const double lo = sa + (sb - sa) * k / pieces;
+                const double hi = k + 1 == pieces ? sb : sa + (sb - sa) * (k + 1) / pieces;
+                ++stats_.intervals;
+                set_interval(lo, hi);
+                CcdOptions options;
+                options.tolerance = std::min(1.0, options_.eps / (hi - lo));
+                Found found { hi, hi, {}, lo };
+                double first_upper = 2.0;
+                for (const FeaturePair& pair : candidates) {
+                    if (!boxes_overlap(pair)) {
+                        continue;
+                    }
+                    ++stats_.pair_tests;
+                    const CcdResult r = exact_test(pair, options);
+                    if (!r.hit) {
+                        continue;
+                    }
+                    found.pairs.push_back(pair);
+                    found.lower = std::min(found.lower, time_at(lo, hi, r.toi_lower));
+                    first_upper = std::min(first_upper, r.toi_upper);
+                }
+                if (!found.pairs.empty()) {
+                    found.upper = std::min(hi, std::max(found.lower, lo + first_upper * (hi - lo)));
+                    return found;
+                }
+            }
+            return std::nullopt;
+        }
+
+        double chord_tolerance() const
+        {
+            if (options_.chord_tolerance > 0.0) {
+                return options_.chord_tolerance;
+            }
+            constexpr double DEFAULT_FRACTION = 1e-3;
+            return DEFAULT_FRACTION * std::min(a_in_b_.radius(), b_in_a_.radius());
+        }
+
+        bool chords_within(double sa, double sb, double tolerance) const
+        {
+            return a_in_b_.motion().chord_deviation_bound(a_in_b_.radius(), sa, sb) <= tolerance
+                && b_in_a_.motion().chord_deviation_bound(b_in_a_.radius(), sa, sb) <= tolerance;
+        }
+
+        CcdResult exact_test(const FeaturePair& pair, const CcdOptions& options)
+        {
+            switch (pair.kind) {
+            case PairKind::VERTEX_FACE:
+                return vertex_face_ccd(details::vertex_face_motion(a_in_b_, pair.a, pair.b), options);
+            case PairKind::FACE_VERTEX:
+                return vertex_face_ccd(details::vertex_face_motion(b_in_a_, pair.b, pair.a), options);
+            case PairKind::EDGE_EDGE:
+                break;
+            }
+            return edge_edge_ccd(details::edge_edge_motion(a_in_b_, pair.a, pair.b), options);
+        }
+
+        /// Contact points and normals of the pairs found, at the end of the interval, in world coordinates:
+        /// the closest pair first, then the others within the interval's slack of it.
+        std::vector<RigidContact> contacts_at(const Found& found)
+        {
+            std::vector<RigidContact> contacts;
+            contacts.reserve(found.pairs.size());
+            for (const FeaturePair& pair : found.pairs) {
+                contacts.push_back(details::contact_of(a_, b_, pair, found.approach, found.upper));
+            }
+            std::sort(contacts.begin(), contacts.end(), [](const RigidContact& x, const RigidContact& y) {
+                return x.gap < y.gap;
+            });
+            if (!contacts.empty()) {
+                set_interval(found.lower, std::max(found.upper, found.lower));
+                const double width = found.upper - found.lower;
+                const double slack = 2.0 * (a_in_b_.separation() + b_in_a_.separation())
+                    + width * a_in_b_.motion().speed_bound(a_in_b_.radius(), found.lower, found.upper);
+                const double limit = contacts.front().gap + slack;
+                std::erase_if(contacts, [limit](const RigidContact& c) { return c.gap > limit; });
+            }
+            return contacts;
+        }
+
+        const RigidBody& a_;
+        const RigidBody& b_;
+        RigidCcdOptions options_;
+        MovingSide a_in_b_; ///< a's vertices in b's coordinates (vertex-face and edge-edge pairs)
+        MovingSide b_in_a_; ///< b's vertices in a's coordinates (face-vertex pairs)
+        details::SweptTreePairs tree_pairs_;
+        double feature_size_; ///< the smaller body's mean edge length
+        double sa_ = 0.0;
+        double sb_ = 1.0;
+        RigidCcdStats stats_;
+    };
+
+} // namespace
+
+RigidCcdResult details::mesh_time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options)
+{
+    return ContactSearch(a, b, options).run();
+}
+
+} // namespace ccdkit

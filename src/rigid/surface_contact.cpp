@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+// A surface against an implicit solid. The surface is covered by regions (its mesh faces, or octree cells
+// that straddle an implicit surface), each with a centre and a radius holding it. Over a time interval every
+// point of a region stays within radius + speed * width / 2 of the centre's position at the middle of the
+// interval (rigid motions keep distances), so a clearance of the solid at that position larger than this
+// proves the region apart from the solid throughout. Regions that cannot be proven apart are split in space
+// (while they are larger than both the resolution and the distance they travel) and the interval in time
+// (earlier half first) until it is narrower than eps.
+#include "rigid/details/contact_searches.hpp"
+#include "rigid/details/rounding.hpp"
+#include "rigid/details/solid_containment.hpp"
+
+#include <ccdkit/rigid/relative_motion.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+namespace ccdkit::details {
+
+namespace {
+
+    /// Part of the surface body: a triangle (a mesh face or a piece of one) or a cube cell (implicit).
+    struct SurfaceRegion {
+        std::array<Eigen::Vector3d, 3> corners; ///< triangle corners; a cell's centre is corners[0]
+        double half_size = 0.0; ///< a cell's half edge; 0 for a triangle
+        Eigen::Vector3d center = Eigen::Vector3d::Zero();
+        double radius = 0.0; ///< every point of the region is within this of `center`
+        std::int32_t face = -1; ///< the mesh face it is part of; -1 for a cell
+
+        [[nodiscard]] bool is_cell() const { return half_size > 0.0; }
+    };
+
+    SurfaceRegion
+    triangle_region(const Eigen::Vector3d& a, const Eigen::Vector3d& b, const Eigen::Vector3d& c, std::int32_t face)
+    {
+        SurfaceRegion r;
+        r.corners = { a, b, c };
+        r.center = (a + b + c) / 3.0;
+        r.radius = rounded_up(std::max({ (a - r.center).norm(), (b - r.center).norm(), (c - r.center).norm() }));
+        r.face = face;
+        return r;
+    }
+
+    SurfaceRegion cell_region(const Eigen::Vector3d& center, double half_size)
+    {
+        SurfaceRegion r;
+        r.corners = { center, center, center };
+        r.half_size = half_size;
+        r.center = center;
+        r.radius = rounded_up(half_size * std::sqrt(3.0));
+        return r;
+    }
+
+    /// The regions that start the search: every face of a mesh, or one cube around an implicit shape.
+    std::vector<SurfaceRegion> root_regions(const RigidShape& shape)
+    {
+        std::vector<SurfaceRegion> out;
+        if (shape.is_implicit()) {
+            const Aabb box = shape.implicit_shape().bounds();
+            const Eigen::Vector3d center = ((box.min + box.max) / 2).matrix();
+            out.push_back(cell_region(center, rounded_up(((box.max - box.min) / 2).maxCoeff())));
+            return out;
+        }
+        const auto& v = shape.vertices();
+        const auto& f = shape.faces();
+        for (Eigen::Index k = 0; k < f.rows(); ++k) {
+            out.push_back(triangle_region(
+                v.row(f(k, 0)).transpose(), v.row(f(k, 1)).transpose(), v.row(f(k, 2)).transpose(),
+                static_cast<std::int32_t>(k)));
+        }
+        return out;
+    }
+
+    /// A point on the surface body's surface (to test whether it starts inside the solid).
+    Eigen::Vector3d surface_point(const RigidShape& shape)
+    {
+        if (!shape.is_implicit()) {
+            return shape.vertices().row(0).transpose();
+        }
+        const double spacing = shape.implicit_shape().bounding_radius();
+        const auto samples = shape.implicit_shape().sample_surface(spacing);
+        return samples.empty() ? Eigen::Vector3d::Zero() : samples.front().point;
+    }
+
+    /// Whether `p` (the solid body's coordinates) lies inside that body.
+    bool inside(const RigidShape& shape, const Eigen::Vector3d& p)
+    {
+        if (shape.is_implicit()) {
+            return shape.implicit_shape().signed_distance(p) < 0.0;
+        }
+        return shape.is_solid() && inside_solid(p, shape.vertices(), shape.faces());
+    }
+
+    struct Found {
+        double lower = 0.0;
+        double upper = 0.0;
+        std::vector<SurfaceRegion> regions;
+    };
+
+    class SurfaceSearch {
+    public:
+        SurfaceSearch(const RigidBody& surface, const RigidBody& solid, const RigidCcdOptions& options)
+            : surface_(surface)
+            , solid_(solid)
+            , implicit_(solid.shape.implicit_shape())
+            , options_(options)
+            , motion_(surface.motion, solid.motion)
+        {
+            const double smaller = std::min(
+                surface.shape.radius_about(surface.motion.center_of_mass()),
+                solid.shape.radius_about(solid.motion.center_of_mass()));
+            constexpr double DEFAULT_RESOLUTION = 1e-2;
+            resolution_ = options.surface_resolution > 0.0 ? options.surface_resolution : DEFAULT_RESOLUTION * smaller;
+        }
+
+        RigidCcdResult run()
+        {
+            const std::optional<Found> found = starts_inside() ? Found { 0.0, 0.0, {} } : search();
+            return details::result_of(found, options_.t_max, stats_, [this](const Found& f) { return contacts_at(f); });
+        }
+
+    private:
+        /// The surface starts inside the solid (whole, or the regions would have touched), or the solid inside a
+        /// solid surface body.
+        bool starts_inside() const
+        {
+            const RelativeMotion back(solid_.motion, surface_.motion);
+            return inside(solid_.shape, motion_.point_at(surface_point(surface_.shape), 0.0))
+                || (surface_.shape.is_solid()
+                    && inside(surface_.shape, back.point_at(surface_point(solid_.shape), 0.0)));
+        }
+
+        std::optional<Found> search()
+        {
+            const std::vector<SurfaceRegion> roots = root_regions(surface_.shape);
+            const int count = top_interval_count(surface_, solid_, options_.t_max);
+            for (int k = 0; k < count; ++k) {
+                const double sa = options_.t_max * k / count;
+                const double sb = k + 1 == count ? options_.t_max : options_.t_max * (k + 1) / count;
+                if (auto found = refine(sa, sb, roots)) {
+                    return found;
+                }
+            }
+            return std::nullopt;
+        }
+
+        std::optional<Found> refine(double sa, double sb, const std::vector<SurfaceRegion>& regions)
+        {
+            ++stats_.intervals;
+            const RigidPlacement middle = motion_.placement_at(sa + 0.5 * (sb - sa));
+            std::vector<SurfaceRegion> survivors;
+            std::vector<SurfaceRegion> pending(regions);
+            while (!pending.empty()) {
+                const SurfaceRegion region = pending.back();
+                pending.pop_back();
+                ++stats_.pair_tests;
+                const double arm = (region.center - surface_.motion.center_of_mass()).norm() + region.radius;
+                const double travel = motion_.speed_bound(arm, sa, sb) * (sb - sa) / 2.0;
+                const double reach = region.radius + travel + motion_.point_error_bound(arm);
+                if (implicit_.clearance(middle.apply(region.center)) > rounded_up(reach)) {
+                    continue;
+                }
+                if (region.radius > resolution_ && region.radius > travel) {
+                    split(region, pending);
+                } else {
+                    survivors.push_back(region);
+                }
+            }
+            if (survivors.empty()) {
+                return std::nullopt;
+            }
+            const double mid = sa + 0.5 * (sb - sa);
+            if (sb - sa <= options_.eps || !(mid > sa && mid < sb)) {
+                return Found { sa, sb, std::move(survivors) };
+            }
+            if (auto found = refine(sa, mid, survivors)) {
+                return found;
+            }
+            return refine(mid, sb, survivors);
+        }
+
+        /// Four triangles from the sides' midpoints, or eight sub-cubes of which those that may hold some of the
+        /// implicit surface (neither clear of the solid nor deep inside it).
+        void split(const SurfaceRegion& region, std::vector<SurfaceRegion>& out) const
+        {
+            if (!region.is_cell()) {
+                const auto& [a, b, c] = region.corners;
+                const Eigen::Vector3d ab = (a + b) / 2.0, bc = (b + c) / 2.0, ca = (c + a) / 2.0;
+                out.push_back(triangle_region(a, ab, ca, region.face));
+                out.push_back(triangle_region(ab, b, bc, region.face));
+                out.push_back(triangle_region(ca, bc, c, region.face));
+                out.push_back(triangle_region(ab, bc, ca, region.face));
+                return;
+            }
+            const ImplicitShape& own = surface_.shape.implicit_shape();
+            const double half = region.half_size / 2.0;
+            for (int k = 0; k < 8; ++k) {
+                const Eigen::Vector3d offset((k & 1 ? half : -half), (k & 2 ? half : -half), (k & 4 ? half : -half));
+                SurfaceRegion child = cell_region(region.center + offset, half);
+                if (own.clearance(child.center) > child.radius || own.depth(child.center) > child.radius) {
+                    continue;
+                }
+                out.push_back(child);
+            }
+        }
+
+        /// One contact per surface region left at the end, closest first, those within twice the resolution
+        /// of a closer one merged into it.
+        std::vector<RigidContact> contacts_at(const Found& found) const
+        {
+            const RigidPlacement at = motion_.placement_at(found.upper);
+            const Eigen::Matrix3d solid_rotation = solid_.motion.rotation_at(found.upper);
+            std::vector<std::pair<double, const SurfaceRegion*>> ordered;
+            for (const SurfaceRegion& region : found.regions) {
+                const double gap = implicit_.signed_distance(at.apply(region.center)) - region.radius;
+                ordered.emplace_back(std::max(gap, 0.0), &region);
+            }
+            std::sort(ordered.begin(), ordered.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+            std::vector<RigidContact> contacts;
+            std::vector<Eigen::Vector3d> kept;
+            for (const auto& [gap, region] : ordered) {
+                const Eigen::Vector3d local = at.apply(region->center);
+                const bool near_kept = std::any_of(kept.begin(), kept.end(), [&](const Eigen::Vector3d& p) {
+                    return (p - local).norm() <= 2.0 * resolution_;
+                });
+                if (near_kept) {
+                    continue;
+                }
+                kept.push_back(local);
+                RigidContact c;
+                c.point = surface_.motion.point_at(region->center, found.upper);
+                c.normal = solid_rotation * implicit_.normal(local);
+                c.gap = gap;
+                c.feature_a = region->face >= 0 ? RigidFeature { RigidFeatureKind::FACE, region->face }
+                                                : RigidFeature { RigidFeatureKind::SURFACE, -1 };
+                c.feature_b = { RigidFeatureKind::SURFACE, -1 };
+                contacts.push_back(c);
+            }
+            return contacts;
+        }
+
+        const RigidBody& surface_;
+        const RigidBody& solid_;
+        const ImplicitShape& implicit_;
+        RigidCcdOptions options_;
+        RelativeMotion motion_; ///< the surface body in the solid body's coordinates
+        double resolution_ = 0.0;
+        RigidCcdStats stats_;
+    };
+
+} // namespace
+
+RigidCcdResult surface_time_of_contact(const RigidBody& surface, const RigidBody& solid, const RigidCcdOptions& options)
+{
+    return SurfaceSearch(surface, solid, options).run();
+}
+
+} // namespace ccdkit::details

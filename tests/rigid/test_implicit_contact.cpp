@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+#include <ccdkit/mesh/primitive_meshes.hpp>
+#include <ccdkit/rigid/rigid_contact.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+
+namespace ccdkit {
+namespace {
+
+    RigidShape mesh_box(const Eigen::Vector3d& half_extents)
+    {
+        const TriangleMesh mesh = box_mesh(half_extents);
+        return RigidShape::solid(mesh.vertices, mesh.faces);
+    }
+
+    RigidMotion moving(
+        const Eigen::Vector3d& start,
+        const Eigen::Vector3d& velocity,
+        const Eigen::Vector3d& spin = Eigen::Vector3d::Zero())
+    {
+        return RigidMotion({ .translation = start }, velocity, spin);
+    }
+
+    RigidMotion still(const Eigen::Vector3d& at) { return moving(at, Eigen::Vector3d::Zero()); }
+
+    RigidCcdOptions resolution(double r)
+    {
+        RigidCcdOptions options;
+        options.surface_resolution = r;
+        return options;
+    }
+
+    /// A hit that is never late and at most `early` before the analytic time.
+    void expect_contact_near(const RigidCcdResult& r, double expected, double early)
+    {
+        ASSERT_TRUE(r.hit);
+        EXPECT_LE(r.toi_lower, expected);
+        EXPECT_GE(r.toi_lower, expected - early);
+        EXPECT_LE(r.toi_upper - r.toi_lower, 1e-6);
+        ASSERT_FALSE(r.contacts.empty());
+    }
+
+    TEST(ImplicitContact, SphereFallsOnAMeshBox)
+    {
+        // The sphere's bottom (z - 0.5) meets the box top (z = 0.5) when 2 - 3 s = 1: s = 1/3; speed 3.
+        const RigidBody sphere { RigidShape::implicit(ImplicitShape::sphere(0.5)),
+                                 moving({ 0.1, -0.2, 2.0 }, { 0, 0, -3 }) };
+        const RigidBody box { mesh_box({ 1, 1, 0.5 }), still({ 0, 0, 0 }) };
+        const double r = 1e-3;
+        const RigidCcdResult hit = rigid_time_of_contact(sphere, box, resolution(r));
+        expect_contact_near(hit, 1.0 / 3.0, 2.0 * r / 3.0);
+        const RigidContact& c = hit.contacts.front();
+        EXPECT_EQ(c.feature_a.kind, RigidFeatureKind::SURFACE);
+        EXPECT_EQ(c.feature_b.kind, RigidFeatureKind::FACE);
+        EXPECT_LT((c.normal - Eigen::Vector3d(0, 0, 1)).norm(), 0.1)
+            << c.normal.transpose(); // box (b) towards sphere (a)
+        EXPECT_NEAR(c.point.z(), 0.5, 3 * r);
+        // The same bodies the other way round: the roles and the normal swap.
+        const RigidCcdResult back = rigid_time_of_contact(box, sphere, resolution(r));
+        expect_contact_near(back, 1.0 / 3.0, 2.0 * r / 3.0);
+        EXPECT_EQ(back.contacts.front().feature_a.kind, RigidFeatureKind::FACE);
+        EXPECT_LT((back.contacts.front().normal - Eigen::Vector3d(0, 0, -1)).norm(), 0.1);
+    }
+
+    TEST(ImplicitContact, TwoImplicitSpheresHeadOn)
+    {
+        // Centres 1 apart when -2 + 3 s = -1: s = 1/3.
+        const RigidBody a { RigidShape::implicit(ImplicitShape::sphere(0.5)), moving({ -2, 0, 0 }, { 3, 0, 0 }) };
+        const RigidBody b { RigidShape::implicit(ImplicitShape::sphere(0.5)), still({ 0, 0, 0 }) };
+        const double r = 1e-3;
+        const RigidCcdResult hit = rigid_time_of_contact(a, b, resolution(r));
+        expect_contact_near(hit, 1.0 / 3.0, 3.0 * r / 3.0);
+        EXPECT_LT((hit.contacts.front().normal - Eigen::Vector3d(-1, 0, 0)).norm(), 0.1);
+        EXPECT_NEAR(hit.contacts.front().point.x(), -0.5, 3 * r);
+    }
+
+    TEST(ImplicitContact, SpinningCapsuleHitsAMeshWallAtTheAnalyticAngle)
+    {
+        // A capsule of half length 1 and radius 0.05, laid along x and spinning about z, meets the wall's face
+        // y = 0.7 when its tip sphere (centre (cos, sin, 0) theta) does: sin(theta) + 0.05 = 0.7.
+        const ImplicitShape capsule = ImplicitShape::capsule(0.05, 1.0).transformed(
+            Eigen::Isometry3d(Eigen::AngleAxisd(std::numbers::pi / 2, Eigen::Vector3d::UnitY())));
+        double lo = 0.0, hi = std::numbers::pi / 2;
+        for (int k = 0; k < 200; ++k) {
+            const double mid = 0.5 * (lo + hi);
+            (std::sin(mid) + 0.05 < 0.7 ? lo : hi) = mid;
+        }
+        for (const double angle : { 1.5, 3.0 }) {
+            const RigidBody rod { RigidShape::implicit(capsule),
+                                  moving(Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), { 0, 0, angle }) };
+            const RigidBody wall { mesh_box({ 1.0, 0.5, 0.5 }), still({ 1.0, 1.2, 0.0 }) };
+            const RigidCcdResult hit = rigid_time_of_contact(rod, wall, resolution(1e-3));
+            SCOPED_TRACE(angle);
+            expect_contact_near(hit, lo / angle, 3e-3 / angle);
+            EXPECT_LT((hit.contacts.front().normal - Eigen::Vector3d(0, -1, 0)).norm(), 0.1);
+        }
+    }
+
+    TEST(ImplicitContact, RodThroughAHoleTouchesOnlyWhenTooThick)
+    {
+        // A plate with a square hole of half width 0.3; rods drop through its middle.
+        const ImplicitShape plate = subtract(ImplicitShape::box({ 2, 2, 0.1 }), ImplicitShape::box({ 0.3, 0.3, 1 }));
+        const RigidBody holed { RigidShape::implicit(plate), still({ 0, 0, 0 }) };
+        for (const double half_width : { 0.25, 0.35 }) {
+            const RigidBody rod { mesh_box({ half_width, half_width, 0.5 }), moving({ 0, 0, 2 }, { 0, 0, -4 }) };
+            const RigidCcdResult r = rigid_time_of_contact(rod, holed, resolution(1e-2));
+            SCOPED_TRACE(half_width);
+            EXPECT_EQ(r.hit, half_width > 0.3);
+            if (r.hit) {
+                // The rod's bottom (z - 0.5) reaches the plate top (0.1) at 2 - 4 s = 0.6.
+                EXPECT_LE(r.toi_lower, 0.35);
+                EXPECT_GE(r.toi_lower, 0.35 - 2e-2 / 4);
+            }
+        }
+    }
+
+    TEST(ImplicitContact, NeverLateAgainstSampledDistances)
+    {
+        // Random screw motions of an implicit torus against a mesh box: at sampled times before toi_lower,
+        // every vertex and face centre of the box stays outside the torus.
+        std::mt19937_64 rng(3);
+        const auto uniform
+            = [&rng](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+        const ImplicitShape torus = ImplicitShape::torus(0.6, 0.2);
+        const TriangleMesh box = box_mesh({ 0.3, 0.2, 0.25 });
+        int hits = 0;
+        for (int k = 0; k < 20; ++k) {
+            const RigidBody a { RigidShape::implicit(torus),
+                                moving(
+                                    { -2, uniform(-0.5, 0.5), uniform(-0.5, 0.5) }, { 3, 0, 0 },
+                                    { uniform(-3, 3), uniform(-3, 3), uniform(-3, 3) }) };
+            const RigidBody b { RigidShape::solid(box.vertices, box.faces),
+                                moving({ 0, 0, 0 }, { uniform(-0.5, 0.5), 0, 0 }, { 0, uniform(-1, 1), 0 }) };
+            const RigidCcdResult r = rigid_time_of_contact(a, b, resolution(2e-3));
+            hits += r.hit;
+            SCOPED_TRACE(k);
+            for (int i = 0; i <= 200; ++i) {
+                const double s = r.toi_lower * i / 200.0;
+                for (Eigen::Index v = 0; v < box.vertices.rows(); ++v) {
+                    const Eigen::Vector3d world = b.motion.point_at(box.vertices.row(v).transpose(), s);
+                    const RigidPose pose = a.motion.pose_at(s);
+                    const Eigen::Vector3d local = pose.rotation.inverse() * (world - pose.translation);
+                    ASSERT_GT(torus.signed_distance(local), 0.0) << "vertex " << v << " inside at s = " << s;
+                }
+            }
+        }
+        EXPECT_GT(hits, 5);
+    }
+
+    TEST(ImplicitContact, StartingInsideTouchesAtOnce)
+    {
+        const RigidBody small { mesh_box({ 0.1, 0.1, 0.1 }), still({ 0, 0, 0 }) };
+        const RigidBody ball { RigidShape::implicit(ImplicitShape::sphere(1.0)), moving({ 0, 0, 0 }, { 0.1, 0, 0 }) };
+        const RigidCcdResult r = rigid_time_of_contact(small, ball);
+        EXPECT_TRUE(r.hit);
+        EXPECT_EQ(r.toi_upper, 0.0);
+        EXPECT_TRUE(rigid_time_of_contact(ball, small).hit);
+    }
+
+    TEST(ImplicitContact, RejectsANegativeResolution)
+    {
+        const RigidBody ball { RigidShape::implicit(ImplicitShape::sphere(1.0)), still({ 0, 0, 0 }) };
+        EXPECT_THROW((void)rigid_time_of_contact(ball, ball, resolution(-1.0)), std::invalid_argument);
+    }
+
+} // namespace
+} // namespace ccdkit
