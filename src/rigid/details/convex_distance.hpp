@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The distance between the convex hulls of two point sets by GJK (Gilbert, Johnson & Keerthi 1988), in plain
+// double. Callers use only its direction: any unit direction n gives the certified bound
+// dist(hull P, hull Q) >= min_P n.p - max_Q n.q (evaluated with an error bound elsewhere), so rounding here can
+// cost speed, never correctness.
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <utility>
+
+namespace ccdkit::details {
+
+/// Point of the Minkowski difference P - Q closest to the origin (approximately); zero when the hulls (may)
+/// overlap. `start` is a first guess of that point (the previous answer works well).
+[[nodiscard]] inline Eigen::Vector3d
+convex_hull_offset(std::span<const Eigen::Vector3d> p, std::span<const Eigen::Vector3d> q, const Eigen::Vector3d& start)
+{
+    const auto support = [&](const Eigen::Vector3d& d) -> Eigen::Vector3d {
+        // argmax over P of d.p minus argmin over Q of d.q: the farthest point of P - Q along d.
+        const Eigen::Vector3d* best_p = &p[0];
+        const Eigen::Vector3d* best_q = &q[0];
+        double high = d.dot(p[0]), low = d.dot(q[0]);
+        for (const auto& x : p) {
+            const double v = d.dot(x);
+            if (v > high) {
+                high = v;
+                best_p = &x;
+            }
+        }
+        for (const auto& x : q) {
+            const double v = d.dot(x);
+            if (v < low) {
+                low = v;
+                best_q = &x;
+            }
+        }
+        return *best_p - *best_q;
+    };
+
+    std::array<Eigen::Vector3d, 4> simplex;
+    int size = 1;
+    Eigen::Vector3d v = start.squaredNorm() > 0.0 ? start : Eigen::Vector3d(p[0] - q[0]);
+    simplex[0] = support(-v);
+    v = simplex[0];
+    constexpr int MAX_ITERATIONS = 24;
+    /// Stop once the separation along v is within 5% of |v| (>= the distance): advancement then steps at
+    /// least 95% as far as the exact distance would let it.
+    constexpr double RELATIVE_PROGRESS = 0.05;
+    for (int iteration = 0; iteration < MAX_ITERATIONS; ++iteration) {
+        const double length_squared = v.squaredNorm();
+        if (length_squared == 0.0) {
+            return v;
+        }
+        const Eigen::Vector3d w = support(-v);
+        if (length_squared - v.dot(w) <= RELATIVE_PROGRESS * length_squared) {
+            return v; // w is no closer along v: v is (nearly) the closest point
+        }
+        for (int k = 0; k < size; ++k) {
+            if (simplex[static_cast<std::size_t>(k)] == w) {
+                return v; // a support point already held: rounding makes GJK cycle near contact
+            }
+        }
+        simplex[static_cast<std::size_t>(size++)] = w;
+        // Closest point of the simplex to the origin, keeping only the vertices that support it (Voronoi regions).
+        std::array<double, 4> weight {};
+        const auto segment = [&](int i, int j) {
+            const Eigen::Vector3d& a = simplex[static_cast<std::size_t>(i)];
+            const Eigen::Vector3d ab = simplex[static_cast<std::size_t>(j)] - a;
+            const double denominator = ab.squaredNorm();
+            const double t = denominator > 0.0 ? std::clamp(-a.dot(ab) / denominator, 0.0, 1.0) : 0.0;
+            return std::pair<Eigen::Vector3d, double>(a + t * ab, t);
+        };
+        if (size == 2) {
+            const auto [point, t] = segment(0, 1);
+            v = point;
+            weight = { 1.0 - t, t, 0.0, 0.0 };
+        } else {
+            // Triangle (or each face of a tetrahedron): the closest point among the faces, or the origin when it
+            // lies inside the tetrahedron.
+            double best = std::numeric_limits<double>::infinity();
+            const auto try_triangle = [&](int i, int j, int k) {
+                const Eigen::Vector3d& a = simplex[static_cast<std::size_t>(i)];
+                const Eigen::Vector3d ab = simplex[static_cast<std::size_t>(j)] - a;
+                const Eigen::Vector3d ac = simplex[static_cast<std::size_t>(k)] - a;
+                const double d1 = -ab.dot(a), d2 = -ac.dot(a);
+                const double aa = ab.squaredNorm(), bb = ac.squaredNorm(), ab_ac = ab.dot(ac);
+                const double det = aa * bb - ab_ac * ab_ac;
+                std::array<double, 4> w_local {};
+                Eigen::Vector3d point = Eigen::Vector3d::Zero();
+                double s = 0.0, t = 0.0;
+                if (det > 0.0) {
+                    s = (bb * d1 - ab_ac * d2) / det;
+                    t = (aa * d2 - ab_ac * d1) / det;
+                }
+                if (det > 0.0 && s >= 0.0 && t >= 0.0 && s + t <= 1.0) {
+                    point = a + s * ab + t * ac;
+                    w_local[static_cast<std::size_t>(i)] = 1.0 - s - t;
+                    w_local[static_cast<std::size_t>(j)] = s;
+                    w_local[static_cast<std::size_t>(k)] = t;
+                } else {
+                    // On a side: the closest of the three.
+                    double side_best = std::numeric_limits<double>::infinity();
+                    for (const auto& [x, y] : { std::pair { i, j }, std::pair { j, k }, std::pair { k, i } }) {
+                        const auto [candidate, u] = segment(x, y);
+                        if (candidate.squaredNorm() < side_best) {
+                            side_best = candidate.squaredNorm();
+                            point = candidate;
+                            w_local = {};
+                            w_local[static_cast<std::size_t>(x)] = 1.0 - u;
+                            w_local[static_cast<std::size_t>(y)] = u;
+                        }
+                    }
+                }
+                if (point.squaredNorm() < best) {
+                    best = point.squaredNorm();
+                    v = point;
+                    weight = w_local;
+                }
+            };
+            if (size == 3) {
+                try_triangle(0, 1, 2);
+            } else {
+                const Eigen::Vector3d& a = simplex[0];
+                const double volume = (simplex[1] - a).dot((simplex[2] - a).cross(simplex[3] - a));
+                const auto same_side = [&](int i, int j, int k, int l) {
+                    const Eigen::Vector3d& o = simplex[static_cast<std::size_t>(i)];
+                    const Eigen::Vector3d n
+                        = (simplex[static_cast<std::size_t>(j)] - o).cross(simplex[static_cast<std::size_t>(k)] - o);
+                    return (n.dot(-o) >= 0.0) == (n.dot(simplex[static_cast<std::size_t>(l)] - o) >= 0.0);
+                };
+                if (volume != 0.0 && same_side(0, 1, 2, 3) && same_side(0, 1, 3, 2) && same_side(0, 2, 3, 1)
+                    && same_side(1, 2, 3, 0)) {
+                    return Eigen::Vector3d::Zero(); // the origin is inside: the hulls overlap
+                }
+                try_triangle(0, 1, 2);
+                try_triangle(0, 1, 3);
+                try_triangle(0, 2, 3);
+                try_triangle(1, 2, 3);
+            }
+        }
+        // Keep the supporting vertices only.
+        int kept = 0;
+        for (int k = 0; k < size; ++k) {
+            if (weight[static_cast<std::size_t>(k)] > 0.0) {
+                simplex[static_cast<std::size_t>(kept++)] = simplex[static_cast<std::size_t>(k)];
+            }
+        }
+        size = std::max(kept, 1);
+    }
+    return v;
+}
+
+} // namespace ccdkit::details
