@@ -139,7 +139,7 @@ convex_hull_offset(std::span<const Eigen::Vector3d> p, std::span<const Eigen::Ve
                     && same_side(1, 2, 3, 0)) {
                     return Eigen::Vector3d::Zero(); // the origin is inside: the hulls overlap
                 }
-                try_triangle(0, 1, 2);
+                // The closest point involves the newest vertex (3): the origin lay beyond the old face along -v.
                 try_triangle(0, 1, 3);
                 try_triangle(0, 2, 3);
                 try_triangle(1, 2, 3);

@@ -77,7 +77,7 @@ struct HullAdvance {
             return { t_max, last_step };
         }
         if (next - t <= eps) {
-            return { std::max(t, next), std::max(last_step, next - t) };
+            return { std::max(t, next), next - t };
         }
         last_step = next - t;
         t = next;
