@@ -44,11 +44,12 @@ namespace {
         double approach = 0.0;
     };
 
-    /// Rounds a time computed as sa + toi * (sb - sa) down, so that it stays a safe time.
+    /// A time computed as sa + toi * (sb - sa), rounded down: the three roundings of that expression (the
+    /// difference, the product, the sum) stay within two ulps of the result, so it stays a safe time.
     double time_at(double sa, double sb, double fraction)
     {
         const double t = sa + fraction * (sb - sa);
-        return std::max(sa, std::nextafter(t, -1.0));
+        return std::max(sa, std::nextafter(std::nextafter(t, -1.0), -1.0));
     }
 
     class ContactSearch {
@@ -71,7 +72,8 @@ namespace {
         }
 
     private:
-        /// A solid body that starts inside the other (whole, so that no surfaces touch) touches it at t = 0.
+        /// A body with a part inside a solid other body (a whole connected component, so that no surfaces touch)
+        /// touches it at t = 0.
         bool starts_inside() const
         {
             const auto vertex_inside = [](const RigidBody& body, const RigidBody& solid) {
@@ -79,8 +81,11 @@ namespace {
                     return false;
                 }
                 const RelativeMotion motion(body.motion, solid.motion);
-                const Eigen::Vector3d p = motion.point_at(body.shape.vertices().row(0).transpose(), 0.0);
-                return details::inside_solid(p, solid.shape.vertices(), solid.shape.faces());
+                const auto& representatives = body.shape.mesh_data().component_vertices;
+                return std::any_of(representatives.begin(), representatives.end(), [&](std::int32_t v) {
+                    const Eigen::Vector3d p = motion.point_at(body.shape.vertices().row(v).transpose(), 0.0);
+                    return details::inside_solid(p, solid.shape.vertices(), solid.shape.faces());
+                });
             };
             return vertex_inside(a_, b_) || vertex_inside(b_, a_);
         }
@@ -124,9 +129,9 @@ namespace {
         /// can reach.
         std::optional<Found> search_interval(double sa, double sb)
         {
-            ++stats_.intervals;
             set_interval(sa, sb);
             if (bodies_apart()) {
+                ++stats_.intervals;
                 return std::nullopt;
             }
             // Splitting pays while the sweep is long against the features: halves then overlap fewer of them.
@@ -135,12 +140,14 @@ namespace {
             std::optional<std::vector<FeaturePair>> candidates
                 = tree_pairs_.find(a_in_b_, splittable ? candidate_limit() : NO_LIMIT);
             if (!candidates) {
+                ++stats_.intervals;
                 if (auto found = search_interval(sa, mid)) {
                     return found;
                 }
                 return search_interval(mid, sb);
             }
             if (candidates->empty()) {
+                ++stats_.intervals;
                 return std::nullopt;
             }
             return options_.method == RigidCcdMethod::CONSERVATIVE ? refine(sa, sb, *candidates)
@@ -200,7 +207,8 @@ namespace {
                 }
                 ++stats_.pair_tests;
                 const AdditiveCcdResult r = separation_test(pair);
-                if (r.hit) {
+                // A bound that overflowed cannot prove the pair apart: it stays, from the interval's start.
+                if (r.hit || r.status == AdditiveCcdStatus::INVALID_INPUT) {
                     survivors.push_back(pair);
                     earliest = std::min(earliest, time_at(sa, sb, r.toi));
                 }
@@ -282,7 +290,7 @@ namespace {
                     }
                     ++stats_.pair_tests;
                     const CcdResult r = exact_test(pair, options);
-                    if (!r.hit) {
+                    if (!r.hit && r.status != CcdStatus::INVALID_INPUT) {
                         continue;
                     }
                     found.pairs.push_back(pair);

@@ -60,8 +60,12 @@ RigidMotion::RigidMotion(
     if (speed > 0.0) {
         axis_ = angular_velocity_ / speed;
     }
-    if (!step_displacement_.allFinite() || !std::isfinite(step_angle_) || !start_center_.allFinite()) {
-        throw std::invalid_argument("rigid motion: the step overflows double precision");
+    const auto too_large
+        = [](const Eigen::Vector3d& x) { return !(x.cwiseAbs().maxCoeff() <= details::MAX_COORDINATE); };
+    if (too_large(step_displacement_) || too_large(start_center_) || too_large(center_of_mass_)
+        || !(step_angle_ <= details::MAX_COORDINATE)) {
+        throw std::invalid_argument(
+            "rigid motion: a position, centre or step exceeds 1e150 in magnitude (the bounds would overflow)");
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -32,6 +33,35 @@ namespace {
                     (before ? lo : hi) = before ? mid + 1 : mid;
                 }
                 out(f, k) = static_cast<int>(lo);
+            }
+        }
+        return out;
+    }
+
+    /// One vertex per connected component of the faces (union-find over the faces' corners).
+    std::vector<std::int32_t> component_vertices(const Eigen::MatrixX3i& faces, Eigen::Index vertex_count)
+    {
+        std::vector<std::int32_t> parent(static_cast<std::size_t>(vertex_count));
+        std::iota(parent.begin(), parent.end(), 0);
+        const auto root = [&parent](std::int32_t v) {
+            while (parent[static_cast<std::size_t>(v)] != v) {
+                v = parent[static_cast<std::size_t>(v)]
+                    = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+            }
+            return v;
+        };
+        for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+            for (int c = 1; c < 3; ++c) {
+                parent[static_cast<std::size_t>(root(faces(f, c)))] = root(faces(f, 0));
+            }
+        }
+        std::vector<bool> seen(parent.size(), false);
+        std::vector<std::int32_t> out;
+        for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+            const auto r = static_cast<std::size_t>(root(faces(f, 0)));
+            if (!seen[r]) {
+                seen[r] = true;
+                out.push_back(faces(f, 0));
             }
         }
         return out;
@@ -68,12 +98,17 @@ namespace {
             throw std::invalid_argument("rigid shape: the mesh has no faces");
         }
         validate(TriangleMesh { vertices, faces });
+        if (vertices.rows() > 0 && vertices.cwiseAbs().maxCoeff() > details::MAX_COORDINATE) {
+            throw std::invalid_argument(
+                "rigid shape: a coordinate exceeds 1e150 in magnitude (the bounds would overflow)");
+        }
         auto data = std::make_shared<details::MeshShapeData>();
         data->vertices = vertices;
         data->faces = faces;
         data->edges = edges_from_faces(faces);
         data->face_edges = face_edges(faces, data->edges);
         mark_owners(*data);
+        data->component_vertices = component_vertices(faces, vertices.rows());
         double total = 0.0;
         for (Eigen::Index e = 0; e < data->edges.rows(); ++e) {
             total += (vertices.row(data->edges(e, 0)) - vertices.row(data->edges(e, 1))).norm();

@@ -7,6 +7,7 @@
 // (while they are larger than both the resolution and the distance they travel) and the interval in time
 // (earlier half first) until it is narrower than eps.
 #include "rigid/details/contact_searches.hpp"
+#include "rigid/details/mesh_shape_data.hpp"
 #include "rigid/details/rounding.hpp"
 #include "rigid/details/solid_containment.hpp"
 
@@ -74,15 +75,24 @@ namespace {
         return out;
     }
 
-    /// A point on the surface body's surface (to test whether it starts inside the solid).
-    Eigen::Vector3d surface_point(const RigidShape& shape)
+    /// Points of a shape's surface, at least one on every connected part: a mesh's component vertices; an
+    /// implicit shape's surface samples at an eighth of its bounding radius (parts smaller than that may have
+    /// none: a documented limit of the start-inside check, not of the search).
+    std::vector<Eigen::Vector3d> part_points(const RigidShape& shape)
     {
+        std::vector<Eigen::Vector3d> out;
         if (!shape.is_implicit()) {
-            return shape.vertices().row(0).transpose();
+            for (const std::int32_t v : shape.mesh_data().component_vertices) {
+                out.push_back(shape.vertices().row(v).transpose());
+            }
+            return out;
         }
-        const double spacing = shape.implicit_shape().bounding_radius();
-        const auto samples = shape.implicit_shape().sample_surface(spacing);
-        return samples.empty() ? Eigen::Vector3d::Zero() : samples.front().point;
+        constexpr double SPACING_FRACTION = 1.0 / 8.0;
+        const ImplicitShape& implicit = shape.implicit_shape();
+        for (const SurfaceSample& sample : implicit.sample_surface(SPACING_FRACTION * implicit.bounding_radius())) {
+            out.push_back(sample.point);
+        }
+        return out;
     }
 
     /// Whether `p` (the solid body's coordinates) lies inside that body.
@@ -127,10 +137,20 @@ namespace {
         /// solid surface body.
         bool starts_inside() const
         {
-            const RelativeMotion back(solid_.motion, surface_.motion);
-            return inside(solid_.shape, motion_.point_at(surface_point(surface_.shape), 0.0))
-                || (surface_.shape.is_solid()
-                    && inside(surface_.shape, back.point_at(surface_point(solid_.shape), 0.0)));
+            // A part of the surface body inside the solid is also found by the search (its regions cannot be
+            // proven apart); testing the parts here answers exactly t = 0.
+            const auto any_inside = [](const std::vector<Eigen::Vector3d>& points, const RelativeMotion& motion,
+                                       const RigidShape& container) {
+                return std::any_of(points.begin(), points.end(), [&](const Eigen::Vector3d& p) {
+                    return inside(container, motion.point_at(p, 0.0));
+                });
+            };
+            if (any_inside(part_points(surface_.shape), motion_, solid_.shape)) {
+                return true;
+            }
+            return surface_.shape.is_solid()
+                && any_inside(
+                       part_points(solid_.shape), RelativeMotion(solid_.motion, surface_.motion), surface_.shape);
         }
 
         std::optional<Found> search()

@@ -161,6 +161,20 @@ namespace {
         EXPECT_TRUE(rigid_time_of_contact(ball, small).hit);
     }
 
+    TEST(ImplicitContact, AnyPartOfAnImplicitSolidInsideAMeshSolidTouches)
+    {
+        // Review finding: a union whose first surface sample lies on a far part used to escape the check.
+        const ImplicitShape parts = unite(
+            unite(
+                ImplicitShape::sphere(0.5).transformed(Eigen::Isometry3d(Eigen::Translation3d(10, 0, 0))),
+                ImplicitShape::sphere(0.5).transformed(Eigen::Isometry3d(Eigen::Translation3d(-10, 0, 0)))),
+            ImplicitShape::sphere(0.5));
+        const RigidBody spheres { RigidShape::implicit(parts), still({ 0, 0, 0 }) };
+        const RigidBody box { mesh_box({ 2, 2, 2 }), still({ 0, 0, 0 }) };
+        EXPECT_TRUE(rigid_time_of_contact(box, spheres).hit);
+        EXPECT_TRUE(rigid_time_of_contact(spheres, box).hit);
+    }
+
     TEST(ImplicitContact, RejectsANegativeResolution)
     {
         const RigidBody ball { RigidShape::implicit(ImplicitShape::sphere(1.0)), still({ 0, 0, 0 }) };

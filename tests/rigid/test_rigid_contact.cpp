@@ -205,6 +205,49 @@ namespace {
         EXPECT_FALSE(rigid_time_of_contact(inner_surface, outer_surface).hit);
     }
 
+    TEST(RigidContact, EveryPartOfADisconnectedSolidCountsAsInside)
+    {
+        // Two cubes as one solid: the first listed far away, the second inside a big box; and a cube whose vertex
+        // 0 is unused and far away. Both start inside the box without touching it (review finding: only vertex 0
+        // used to be tested).
+        const TriangleMesh cube = box_mesh({ 0.1, 0.1, 0.1 });
+        TriangleMesh two;
+        two.vertices.resize(16, 3);
+        two.vertices << cube.vertices.rowwise() + Eigen::RowVector3d(10, 0, 0), cube.vertices;
+        two.faces.resize(24, 3);
+        two.faces << cube.faces, cube.faces.array() + 8;
+        TriangleMesh stray;
+        stray.vertices.resize(9, 3);
+        stray.vertices << Eigen::RowVector3d(10, 10, 10), cube.vertices;
+        stray.faces = cube.faces.array() + 1;
+        const RigidBody big { box_solid({ 2, 2, 2 }), still({ 0, 0, 0 }) };
+        for (const TriangleMesh* mesh : { &two, &stray }) {
+            const RigidBody inner { RigidShape::solid(mesh->vertices, mesh->faces), still({ 0, 0, 0 }) };
+            EXPECT_TRUE(rigid_time_of_contact(inner, big).hit);
+            EXPECT_TRUE(rigid_time_of_contact(big, inner).hit);
+        }
+    }
+
+    TEST(RigidContact, RejectsCoordinatesWhoseBoundsWouldOverflow)
+    {
+        // Review finding: above ~1e154 the norms overflowed and contacts were silently dropped.
+        const TriangleMesh huge = box_mesh({ 1e155, 1e155, 1e155 });
+        EXPECT_THROW((void)RigidShape::mesh(huge.vertices, huge.faces), std::invalid_argument);
+        const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
+        EXPECT_THROW(RigidMotion({ .translation = { 1e151, 0, 0 } }, zero, zero), std::invalid_argument);
+        EXPECT_THROW(RigidMotion({}, { 1e151, 0, 0 }, zero), std::invalid_argument);
+        // Up to 1e150 the contact is found: boxes of half size S meet at t = 0.5.
+        const double s = 1e149;
+        const TriangleMesh box = box_mesh({ s, s, s });
+        const RigidShape shape = RigidShape::solid(box.vertices, box.faces);
+        const RigidBody a { shape, still({ 0, 0, 0 }) };
+        const RigidBody b { shape, RigidMotion({ .translation = { 3 * s, 0, 0 } }, { -2 * s, 0, 0 }, zero) };
+        const RigidCcdResult r = rigid_time_of_contact(a, b);
+        ASSERT_TRUE(r.hit);
+        EXPECT_LE(r.toi_lower, 0.5);
+        EXPECT_GE(r.toi_upper, 0.5 - 1e-12);
+    }
+
     /// Random screw motions of two boxes, both moving: never a contact before toi_lower, and the surfaces are
     /// (nearly) touching at the reported time; no hit means the surfaces stay apart at every sampled time.
     TEST(RigidContact, ConservativeIsNeverLateOnRandomMotions)

@@ -81,7 +81,7 @@ struct RigidContact {
     Eigen::Vector3d normal = Eigen::Vector3d::UnitZ(); ///< world, unit, pointing from body b towards body a
     RigidFeature feature_a; ///< on body a
     RigidFeature feature_b; ///< on body b
-    double gap = 0.0; ///< distance between the two features at toi_upper (0 when they touch or cross)
+    double gap = 0.0; ///< distance between the two features at toi_upper
 };
 
 struct RigidCcdStats {

@@ -106,13 +106,8 @@ contact_of(const RigidBody& a, const RigidBody& b, const FeaturePair& pair, doub
         const Eigen::Vector3d offset = closest_offset(before).offset;
         normal = offset.norm() > 0.0 ? Eigen::Vector3d(offset.normalized()) : Eigen::Vector3d::UnitZ();
     } else {
-        const double side_before = side_of(before, normal_before);
-        if (side_before < 0.0) {
+        if (side_of(before, normal_before) < 0.0) {
             normal = -normal;
-        }
-        // The vertex (edge) went through to the other side: the features have crossed.
-        if (side_before * side_of(at, raw_normal(at)) < 0.0) {
-            contact.gap = 0.0;
         }
     }
     // The normal now points from y towards x; x belongs to body a except for a face-vertex pair.

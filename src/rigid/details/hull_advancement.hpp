@@ -69,8 +69,11 @@ struct HullAdvance {
         }
         const double separation = certified_separation(p, q, offset) - rounding;
         const double speed = side.motion().speed_bound(side.radius(), t, t_max);
-        if (!(separation > 0.0) || !(speed > 0.0)) {
-            return { speed > 0.0 ? t : t_max, last_step }; // touching now, or nothing moves
+        if (!(separation > 0.0) || !std::isfinite(separation) || !std::isfinite(speed)) {
+            return { t, last_step }; // touching now, or no finite bound to advance by
+        }
+        if (speed == 0.0) {
+            return { t_max, last_step }; // apart and not moving relative to each other
         }
         const double next = std::nextafter(t + separation / speed * (1.0 - 4.0 * UNIT_ROUNDOFF), 0.0);
         if (next >= t_max) {

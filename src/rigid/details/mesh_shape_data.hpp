@@ -21,6 +21,9 @@ struct MeshShapeData {
     /// c (edge): pairs of faces then give each vertex and edge pair once.
     std::vector<std::uint8_t> owned_vertices, owned_edges;
     FaceTree tree; ///< over the faces
+    /// One vertex of each connected component of the faces (unused vertices belong to none): a body that
+    /// starts inside a solid without touching its surface has every component wholly inside or outside.
+    std::vector<std::int32_t> component_vertices;
     double mean_edge_length = 0.0;
 };
 

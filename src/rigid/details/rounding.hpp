@@ -11,6 +11,9 @@ namespace ccdkit::details {
 
 /// 2^-52: one ulp of 1.
 inline constexpr double UNIT_ROUNDOFF = std::numeric_limits<double>::epsilon();
+/// Largest coordinate (and step) magnitude the rigid module accepts: squares and products of a few such terms
+/// stay finite, so no bound overflows.
+inline constexpr double MAX_COORDINATE = 1e150;
 /// Covers results that underflow (subnormal products of tiny terms).
 inline constexpr double ABSOLUTE_SLACK = 1e-300;
 
