@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
 
@@ -149,6 +150,38 @@ namespace {
             }
         }
         EXPECT_GT(hits, 5);
+    }
+
+    TEST(ImplicitContact, MeshBoxFallsOnASampledGridNeverLate)
+    {
+        // A level set sampled from a torus mesh (a grid of our own); a small box dropped and turned onto it. Before
+        // toi_lower no box vertex is inside the grid's solid (the grid's own trilinear field), at toi_upper the box
+        // is within about the resolution of it.
+        const TriangleMesh ring = torus_mesh(1.0, 0.3, 24, 12);
+        const ImplicitShape level_set
+            = ImplicitShape::grid(SignedDistanceGrid::from_mesh(ring.vertices, ring.faces, 0.08, 0.2));
+        const TriangleMesh box = box_mesh({ 0.2, 0.1, 0.1 });
+        const RigidBody falling { RigidShape::solid(box.vertices, box.faces),
+                                  moving({ 1.0, 0.05, 1.5 }, { 0, 0, -2.5 }, { 1.0, 2.0, 0.0 }) };
+        const RigidBody grid { RigidShape::implicit(level_set), still({ 0, 0, 0 }) };
+        const double r = 5e-3;
+        const RigidCcdResult hit = rigid_time_of_contact(falling, grid, resolution(r));
+        ASSERT_TRUE(hit.hit);
+        for (int i = 0; i <= 400; ++i) {
+            const double s = hit.toi_lower * i / 400.0;
+            for (Eigen::Index v = 0; v < box.vertices.rows(); ++v) {
+                ASSERT_GT(level_set.signed_distance(falling.motion.point_at(box.vertices.row(v).transpose(), s)), 0.0)
+                    << s;
+            }
+        }
+        double closest = std::numeric_limits<double>::infinity();
+        for (Eigen::Index v = 0; v < box.vertices.rows(); ++v) {
+            closest = std::min(
+                closest,
+                level_set.signed_distance(falling.motion.point_at(box.vertices.row(v).transpose(), hit.toi_upper)));
+        }
+        EXPECT_LT(closest, 0.3); // a corner or a face is near; the closest point may be inside a face
+        EXPECT_LT(hit.contacts.front().gap, 2 * r);
     }
 
     TEST(ImplicitContact, StartingInsideTouchesAtOnce)
