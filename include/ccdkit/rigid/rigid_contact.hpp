@@ -11,8 +11,11 @@
 // of the other, or two edges) comes within nu of each other under the linear motion along the chords. That
 // is a linear CCD with a minimum separation, which additive CCD answers conservatively and with a safe time:
 // pairs it proves apart are dropped, the interval's start moves up to the earliest safe time of the rest, and
-// the interval is halved (earlier half first) until it is narrower than eps. nu shrinks with the square of
-// the interval, so the remaining pairs converge on the contact.
+// the interval is cut (earlier piece first; near that time when additive CCD advanced, else halved) until it is
+// narrower than eps. nu shrinks with the square of the interval, so the remaining pairs converge on the contact.
+// Candidate pairs come from the two bodies' face hierarchies (the moving one swept over the interval); small
+// bodies first advance their vertex hulls (conservative advancement with a certified separation), which is safe
+// for any mesh and lands next to the contact for convex ones.
 //
 // Methods:
 // - CONSERVATIVE (the paper's bounding-box variant, here tube-around-the-chord): misses no contact and is
