@@ -339,8 +339,10 @@ namespace {
         {
             std::vector<RigidContact> contacts;
             contacts.reserve(found.pairs.size());
+            const details::BodyPlacements approach = details::placements_at(a_, b_, found.approach);
+            const details::BodyPlacements upper = details::placements_at(a_, b_, found.upper);
             for (const FeaturePair& pair : found.pairs) {
-                contacts.push_back(details::contact_of(a_, b_, pair, found.approach, found.upper));
+                contacts.push_back(details::contact_of(a_, b_, pair, approach, upper));
             }
             std::sort(contacts.begin(), contacts.end(), [](const RigidContact& x, const RigidContact& y) {
                 return x.gap < y.gap;

@@ -13,18 +13,6 @@
 
 namespace ccdkit {
 
-/// Where a body's points are at one time: x = rotation (u - center) + translation.
-struct RigidPlacement {
-    Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
-    Eigen::Vector3d center = Eigen::Vector3d::Zero();
-    Eigen::Vector3d translation = Eigen::Vector3d::Zero();
-
-    [[nodiscard]] Eigen::Vector3d apply(const Eigen::Vector3d& u) const
-    {
-        return rotation * (u - center) + translation;
-    }
-};
-
 class RelativeMotion {
 public:
     /// Body points of `moving` in the body coordinates of `frame`.

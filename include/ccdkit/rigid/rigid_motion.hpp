@@ -26,6 +26,18 @@ struct RigidPose {
     Eigen::Vector3d translation = Eigen::Vector3d::Zero();
 };
 
+/// Where a body's points are at one time: x = rotation (u - center) + translation.
+struct RigidPlacement {
+    Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+    Eigen::Vector3d center = Eigen::Vector3d::Zero();
+    Eigen::Vector3d translation = Eigen::Vector3d::Zero();
+
+    [[nodiscard]] Eigen::Vector3d apply(const Eigen::Vector3d& u) const
+    {
+        return rotation * (u - center) + translation;
+    }
+};
+
 /// Constant linear and angular velocity over a step; see the file comment for the formula.
 class RigidMotion {
 public:
@@ -63,6 +75,11 @@ public:
     [[nodiscard]] Eigen::Matrix3d rotation_at(double s) const;
     /// Centre of mass in world coordinates at fraction s.
     [[nodiscard]] Eigen::Vector3d center_at(double s) const;
+    /// The map from body to world coordinates at fraction s (point_at for many points; same error bound).
+    [[nodiscard]] RigidPlacement placement_at(double s) const
+    {
+        return { rotation_at(s), center_of_mass_, center_at(s) };
+    }
 
     /// Bound on |point_at(u, s) - p(s, u)| (computed minus exact) for every s in [0, 1], for every body point
     /// within distance `radius` of the centre of mass.

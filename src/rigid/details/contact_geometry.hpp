@@ -20,35 +20,48 @@ struct PosedPair {
     bool edges = false; ///< x and y are edges (first two entries), else x[0] is a vertex and y a triangle
 };
 
-[[nodiscard]] inline Eigen::Vector3d posed_vertex(const RigidBody& body, std::int32_t v, double s)
+/// Both bodies' placements at one time (computed once for all the pairs).
+struct BodyPlacements {
+    RigidPlacement a;
+    RigidPlacement b;
+};
+
+[[nodiscard]] inline BodyPlacements placements_at(const RigidBody& a, const RigidBody& b, double s)
 {
-    return body.motion.point_at(body.shape.vertices().row(v).transpose(), s);
+    return { a.motion.placement_at(s), b.motion.placement_at(s) };
 }
 
-/// The pair at time s, the vertex (or edge a) first.
-[[nodiscard]] inline PosedPair pose_pair(const RigidBody& a, const RigidBody& b, const FeaturePair& pair, double s)
+[[nodiscard]] inline Eigen::Vector3d posed_vertex(const RigidBody& body, std::int32_t v, const RigidPlacement& at)
+{
+    return at.apply(body.shape.vertices().row(v).transpose());
+}
+
+/// The pair placed as `at` says, the vertex (or edge a) first.
+[[nodiscard]] inline PosedPair
+pose_pair(const RigidBody& a, const RigidBody& b, const FeaturePair& pair, const BodyPlacements& at)
 {
     PosedPair posed;
-    const auto face_of = [s](const RigidBody& body, std::int32_t f) {
+    const auto face_of = [](const RigidBody& body, std::int32_t f, const RigidPlacement& placement) {
         const auto& faces = body.shape.faces();
-        return std::array<Eigen::Vector3d, 3> { posed_vertex(body, faces(f, 0), s), posed_vertex(body, faces(f, 1), s),
-                                                posed_vertex(body, faces(f, 2), s) };
+        return std::array<Eigen::Vector3d, 3> { posed_vertex(body, faces(f, 0), placement),
+                                                posed_vertex(body, faces(f, 1), placement),
+                                                posed_vertex(body, faces(f, 2), placement) };
     };
     switch (pair.kind) {
     case PairKind::VERTEX_FACE:
-        posed.x[0] = posed_vertex(a, pair.a, s);
-        posed.y = face_of(b, pair.b);
+        posed.x[0] = posed_vertex(a, pair.a, at.a);
+        posed.y = face_of(b, pair.b, at.b);
         break;
     case PairKind::FACE_VERTEX:
-        posed.x[0] = posed_vertex(b, pair.b, s);
-        posed.y = face_of(a, pair.a);
+        posed.x[0] = posed_vertex(b, pair.b, at.b);
+        posed.y = face_of(a, pair.a, at.a);
         break;
     case PairKind::EDGE_EDGE:
         posed.edges = true;
-        posed.x[0] = posed_vertex(a, a.shape.edges()(pair.a, 0), s);
-        posed.x[1] = posed_vertex(a, a.shape.edges()(pair.a, 1), s);
-        posed.y[0] = posed_vertex(b, b.shape.edges()(pair.b, 0), s);
-        posed.y[1] = posed_vertex(b, b.shape.edges()(pair.b, 1), s);
+        posed.x[0] = posed_vertex(a, a.shape.edges()(pair.a, 0), at.a);
+        posed.x[1] = posed_vertex(a, a.shape.edges()(pair.a, 1), at.a);
+        posed.y[0] = posed_vertex(b, b.shape.edges()(pair.b, 0), at.b);
+        posed.y[1] = posed_vertex(b, b.shape.edges()(pair.b, 1), at.b);
         break;
     }
     return posed;
@@ -87,10 +100,15 @@ struct ClosestOffset {
     return (posed.x[0] - posed.y[0]).dot(normal);
 }
 
-/// The contact of a pair found at `upper`: point and gap there; the normal there, oriented to the side the
-/// vertex (edge) was on at `approach` (before contact) and turned to point from body b towards body a.
-[[nodiscard]] inline RigidContact
-contact_of(const RigidBody& a, const RigidBody& b, const FeaturePair& pair, double approach, double upper)
+/// The contact of a pair found at `upper` (the bodies placed there): point and gap there; the normal there,
+/// oriented to the side the vertex (edge) was on at `approach` (before contact) and turned to point from body b
+/// towards body a.
+[[nodiscard]] inline RigidContact contact_of(
+    const RigidBody& a,
+    const RigidBody& b,
+    const FeaturePair& pair,
+    const BodyPlacements& approach,
+    const BodyPlacements& upper)
 {
     const PosedPair before = pose_pair(a, b, pair, approach);
     const PosedPair at = pose_pair(a, b, pair, upper);
