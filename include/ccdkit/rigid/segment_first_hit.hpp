@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Where a segment first reaches an implicit solid, by sphere tracing on the certified clearance: each step
+// advances by the clearance at the current point, a ball that provably holds no point of the solid, so the
+// trace never passes the surface, rounding included.
+
+#include <ccdkit/rigid/implicit_shape.hpp>
+
+#include <Eigen/Core>
+
+#include <cstdint>
+
+namespace ccdkit {
+
+struct SegmentHit {
+    bool hit = false;
+    /// With a hit: the segment from `from` to `from + fraction (to - from)` holds no point of the solid (open at
+    /// its end), and the clearance there is at most the tolerance. Without a hit: 1.
+    double fraction = 1.0;
+    Eigen::Vector3d point = Eigen::Vector3d::Zero(); ///< from + fraction (to - from)
+    Eigen::Vector3d normal = Eigen::Vector3d::UnitZ(); ///< the shape's outward normal there (with a hit)
+    std::int64_t steps = 0;
+};
+
+/// The first point of the segment `from` -> `to` at which the shape's clearance falls to `tolerance` (> 0) or
+/// below: never past the first point of the solid on the segment, and at most `tolerance` before it for the
+/// primitives (whose clearance is the distance up to rounding; for Boolean shapes clearance can be smaller than
+/// the distance, so the answer can be earlier). Steps are at least tolerance long, so at most |to - from| /
+/// tolerance + 1 of them.
+/// @throws std::invalid_argument for a non-finite point or a tolerance not finite and > 0
+[[nodiscard]] SegmentHit
+segment_first_hit(const ImplicitShape& shape, const Eigen::Vector3d& from, const Eigen::Vector3d& to, double tolerance);
+
+} // namespace ccdkit

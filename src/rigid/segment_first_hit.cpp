@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#include <ccdkit/rigid/segment_first_hit.hpp>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace ccdkit {
+
+SegmentHit
+segment_first_hit(const ImplicitShape& shape, const Eigen::Vector3d& from, const Eigen::Vector3d& to, double tolerance)
+{
+    if (!from.allFinite() || !to.allFinite()) {
+        throw std::invalid_argument("segment first hit: an end point is not finite");
+    }
+    if (!std::isfinite(tolerance) || !(tolerance > 0.0)) {
+        throw std::invalid_argument("segment first hit: tolerance must be finite and > 0");
+    }
+    const Eigen::Vector3d direction = to - from;
+    const double length = direction.norm();
+    // The computed point from + s (to - from) is within a few ulps of the magnitudes of the true one.
+    const double slack = 8.0 * std::numeric_limits<double>::epsilon() * (from.norm() + to.norm());
+    SegmentHit result;
+    double s = 0.0;
+    while (true) {
+        const Eigen::Vector3d p = from + s * direction;
+        const double clearance = shape.clearance(p) - slack;
+        if (!(clearance > tolerance)) {
+            result = { true, s, p, shape.normal(p), result.steps };
+            return result;
+        }
+        // The ball of radius `clearance` about the true point is free of the solid; stepping a little less than
+        // its radius along the segment (in parameter units, rounded down) stays inside it.
+        const double step = (clearance - slack) / length * (1.0 - 1e-12);
+        if (!(length > 0.0) || s + step >= 1.0) {
+            result.point = to;
+            return result; // the rest of the segment lies in the ball
+        }
+        s = std::nextafter(s + step, 0.0);
+        ++result.steps;
+    }
+}
+
+} // namespace ccdkit

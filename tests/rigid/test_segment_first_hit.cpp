@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#include <ccdkit/rigid/segment_first_hit.hpp>
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <random>
+#include <stdexcept>
+
+namespace ccdkit {
+namespace {
+
+    TEST(SegmentFirstHit, StopsJustBeforeASphereAndNeverPastIt)
+    {
+        const ImplicitShape sphere = ImplicitShape::sphere(1.0);
+        std::mt19937_64 rng(2);
+        std::uniform_real_distribution<double> u(-1, 1);
+        for (const double scale : { 1e-6, 1.0, 1e6 }) {
+            const ImplicitShape scaled = ImplicitShape::sphere(scale);
+            for (int k = 0; k < 500; ++k) {
+                const Eigen::Vector3d from = Eigen::Vector3d(-3, u(rng), u(rng)) * scale;
+                const Eigen::Vector3d to = Eigen::Vector3d(3, u(rng), u(rng)) * scale;
+                const double tolerance = 1e-9 * scale;
+                const SegmentHit hit = segment_first_hit(scaled, from, to, tolerance);
+                // Exact first parameter where |from + s d| = r (the smaller root), if any.
+                const Eigen::Vector3d d = to - from;
+                const double a = d.squaredNorm(), b = 2 * from.dot(d), c = from.squaredNorm() - scale * scale;
+                const double disc = b * b - 4 * a * c;
+                SCOPED_TRACE(k);
+                if (disc < 0) {
+                    EXPECT_FALSE(hit.hit);
+                    continue;
+                }
+                const double first = (-b - std::sqrt(disc)) / (2 * a);
+                ASSERT_TRUE(hit.hit);
+                EXPECT_LE(hit.fraction, first * (1 + 1e-12));
+                EXPECT_LE(hit.point.norm() - scale, 2 * tolerance + 1e-12 * scale); // stopped next to the surface
+                EXPECT_NEAR(hit.normal.dot(hit.point.normalized()), 1.0, 1e-9);
+            }
+        }
+        EXPECT_FALSE(segment_first_hit(sphere, { -3, 1.5, 0 }, { 3, 1.5, 0 }, 1e-9).hit);
+        const SegmentHit inside = segment_first_hit(sphere, { 0, 0, 0 }, { 3, 0, 0 }, 1e-9);
+        EXPECT_TRUE(inside.hit);
+        EXPECT_EQ(inside.fraction, 0.0);
+    }
+
+    TEST(SegmentFirstHit, PassesThroughAHoleAndHitsTheRim)
+    {
+        const ImplicitShape plate = subtract(ImplicitShape::box({ 2, 2, 0.1 }), ImplicitShape::box({ 0.3, 0.3, 1 }));
+        EXPECT_FALSE(segment_first_hit(plate, { 0, 0, 2 }, { 0, 0, -2 }, 1e-9).hit);
+        const SegmentHit rim = segment_first_hit(plate, { 1, 0, 2 }, { 1, 0, -2 }, 1e-9);
+        ASSERT_TRUE(rim.hit);
+        EXPECT_LE(rim.fraction, 1.9 / 4.0);
+        EXPECT_NEAR(rim.point.z(), 0.1, 1e-8);
+        EXPECT_LT((rim.normal - Eigen::Vector3d(0, 0, 1)).norm(), 1e-9);
+    }
+
+    TEST(SegmentFirstHit, RejectsBadInput)
+    {
+        const ImplicitShape sphere = ImplicitShape::sphere(1.0);
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        EXPECT_THROW((void)segment_first_hit(sphere, { nan, 0, 0 }, { 1, 0, 0 }, 1e-9), std::invalid_argument);
+        EXPECT_THROW((void)segment_first_hit(sphere, { 2, 0, 0 }, { 3, 0, 0 }, 0.0), std::invalid_argument);
+        EXPECT_FALSE(segment_first_hit(sphere, { 2, 0, 0 }, { 2, 0, 0 }, 1e-9).hit); // a point outside
+    }
+
+} // namespace
+} // namespace ccdkit
