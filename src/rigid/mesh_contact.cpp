@@ -194,7 +194,7 @@ namespace {
         double sb() const { return sb_; }
 
         /// CONSERVATIVE: drops the pairs proven apart over [sa, sb], moves the start up to the earliest time the
-        /// rest may touch, and halves what is left (earlier half first) until it is narrower than eps.
+        /// rest may touch, and cuts what is left (earlier piece first) until it is narrower than eps.
         std::optional<Found> refine(double sa, double sb, const std::vector<FeaturePair>& candidates)
         {
             ++stats_.intervals;
@@ -233,37 +233,45 @@ namespace {
             return refine(mid, sb, survivors);
         }
 
+        /// Calls `vertex_face(side, vertex, face)` or `edge_edge(side, edge, fixed_edge)` with the side whose
+        /// vertices move in the pair (a's in b's coordinates, or b's in a's for a face-vertex pair).
+        template <class VertexFace, class EdgeEdge>
+        auto on_pair(const FeaturePair& pair, VertexFace&& vertex_face, EdgeEdge&& edge_edge)
+        {
+            switch (pair.kind) {
+            case PairKind::VERTEX_FACE:
+                return vertex_face(a_in_b_, pair.a, pair.b);
+            case PairKind::FACE_VERTEX:
+                return vertex_face(b_in_a_, pair.b, pair.a);
+            case PairKind::EDGE_EDGE:
+                break;
+            }
+            return edge_edge(a_in_b_, pair.a, pair.b);
+        }
+
         /// Whether the pair's boxes over the current interval overlap: the moving feature's chords, inflated by
         /// the separation, against the fixed feature. Cheap; rounding is covered by the separation's margin.
         bool boxes_overlap(const FeaturePair& pair)
         {
-            switch (pair.kind) {
-            case PairKind::VERTEX_FACE:
-                return details::vertex_face_boxes_overlap(a_in_b_, pair.a, pair.b);
-            case PairKind::FACE_VERTEX:
-                return details::vertex_face_boxes_overlap(b_in_a_, pair.b, pair.a);
-            case PairKind::EDGE_EDGE:
-                break;
-            }
-            return details::edge_edge_boxes_overlap(a_in_b_, pair.a, pair.b);
+            return on_pair(pair, details::vertex_face_boxes_overlap, details::edge_edge_boxes_overlap);
         }
 
         /// Additive CCD of a pair along the chords of the current interval, with the interval's separation.
         AdditiveCcdResult separation_test(const FeaturePair& pair)
         {
-            AdditiveCcdOptions options;
-            switch (pair.kind) {
-            case PairKind::VERTEX_FACE:
-                options.min_distance = a_in_b_.separation();
-                return additive_vertex_face_ccd(details::vertex_face_motion(a_in_b_, pair.a, pair.b), options);
-            case PairKind::FACE_VERTEX:
-                options.min_distance = b_in_a_.separation();
-                return additive_vertex_face_ccd(details::vertex_face_motion(b_in_a_, pair.b, pair.a), options);
-            case PairKind::EDGE_EDGE:
-                break;
-            }
-            options.min_distance = a_in_b_.separation();
-            return additive_edge_edge_ccd(details::edge_edge_motion(a_in_b_, pair.a, pair.b), options);
+            const auto with_separation = [](const MovingSide& side) {
+                AdditiveCcdOptions options;
+                options.min_distance = side.separation();
+                return options;
+            };
+            return on_pair(
+                pair,
+                [&](MovingSide& side, std::int32_t v, std::int32_t f) {
+                    return additive_vertex_face_ccd(details::vertex_face_motion(side, v, f), with_separation(side));
+                },
+                [&](MovingSide& side, std::int32_t e, std::int32_t g) {
+                    return additive_edge_edge_ccd(details::edge_edge_motion(side, e, g), with_separation(side));
+                });
         }
 
         /// CHORD: cuts [sa, sb] into equal intervals over which no arc strays more than the chord tolerance,
@@ -322,15 +330,14 @@ namespace {
 
         CcdResult exact_test(const FeaturePair& pair, const CcdOptions& options)
         {
-            switch (pair.kind) {
-            case PairKind::VERTEX_FACE:
-                return vertex_face_ccd(details::vertex_face_motion(a_in_b_, pair.a, pair.b), options);
-            case PairKind::FACE_VERTEX:
-                return vertex_face_ccd(details::vertex_face_motion(b_in_a_, pair.b, pair.a), options);
-            case PairKind::EDGE_EDGE:
-                break;
-            }
-            return edge_edge_ccd(details::edge_edge_motion(a_in_b_, pair.a, pair.b), options);
+            return on_pair(
+                pair,
+                [&](MovingSide& side, std::int32_t v, std::int32_t f) {
+                    return vertex_face_ccd(details::vertex_face_motion(side, v, f), options);
+                },
+                [&](MovingSide& side, std::int32_t e, std::int32_t g) {
+                    return edge_edge_ccd(details::edge_edge_motion(side, e, g), options);
+                });
         }
 
         /// Contact points and normals of the pairs found, at the end of the interval, in world coordinates:

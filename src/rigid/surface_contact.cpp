@@ -34,13 +34,18 @@ namespace {
         [[nodiscard]] bool is_cell() const { return half_size > 0.0; }
     };
 
+    /// Children computed from a parent (midpoints, offset centres) cover it only up to the rounding of their
+    /// coordinates: a few ulps of the centre's magnitude, added to every region's radius.
+    double rounding_of(const Eigen::Vector3d& center) { return 4.0 * UNIT_ROUNDOFF * center.cwiseAbs().maxCoeff(); }
+
     SurfaceRegion
     triangle_region(const Eigen::Vector3d& a, const Eigen::Vector3d& b, const Eigen::Vector3d& c, std::int32_t face)
     {
         SurfaceRegion r;
         r.corners = { a, b, c };
         r.center = (a + b + c) / 3.0;
-        r.radius = rounded_up(std::max({ (a - r.center).norm(), (b - r.center).norm(), (c - r.center).norm() }));
+        r.radius = rounded_up(std::max({ (a - r.center).norm(), (b - r.center).norm(), (c - r.center).norm() }))
+            + rounding_of(r.center);
         r.face = face;
         return r;
     }
@@ -51,7 +56,7 @@ namespace {
         r.corners = { center, center, center };
         r.half_size = half_size;
         r.center = center;
-        r.radius = rounded_up(half_size * std::sqrt(3.0));
+        r.radius = rounded_up(half_size * std::sqrt(3.0)) + rounding_of(center);
         return r;
     }
 

@@ -292,11 +292,11 @@ TEST(AdditiveCcd, PowerOfTwoScalingGivesTheSameTimes)
     }
 }
 
-TEST(AdditiveCcd, IterationLimitIsASafeHit)
+/// A vertex slides fast along a face at a small height while the face rises: l_p is large, the gap stays small,
+/// so every step is short. The vertex leaves the face's footprint before the face reaches its height, but the
+/// hulls of the start and end positions overlap, so nothing proves that up front.
+Points sliding_vertex()
 {
-    // A vertex slides fast along a face at a small height while the face rises: l_p is large, the gap stays
-    // small, so every step is short. The vertex leaves the face's footprint before the face reaches its
-    // height, but the hulls of the start and end positions overlap, so nothing proves that up front.
     Points x {};
     x[0] = { -10, 0.5, 1e-3 };
     x[1] = { -20, 0, 0 };
@@ -306,6 +306,12 @@ TEST(AdditiveCcd, IterationLimitIsASafeHit)
     for (int i = 1; i < 4; ++i) {
         x[i + 4] = x[i] + Eigen::Vector3d(0, 0, 1.2e-3);
     }
+    return x;
+}
+
+TEST(AdditiveCcd, IterationLimitIsASafeHit)
+{
+    const Points x = sliding_vertex();
     ASSERT_FALSE(test::run(true, x).hit);
     AdditiveCcdOptions capped;
     capped.max_iterations = 10;
@@ -326,15 +332,7 @@ TEST(AdditiveCcd, NoStepWhenRoundingCouldEatTheReserve)
 {
     // With eta = 1e-13 the gap kept in reserve is below what rounding the next time can add at this speed:
     // no step can be certified, so the answer is a hit at the last safe time, t = 0, not a guess.
-    Points x {};
-    x[0] = { -10, 0.5, 1e-3 };
-    x[1] = { -20, 0, 0 };
-    x[2] = { 20, 0, 0 };
-    x[3] = { 0, 20, 0 };
-    x[4] = { 30, 0.5, 1e-3 };
-    for (int i = 1; i < 4; ++i) {
-        x[i + 4] = x[i] + Eigen::Vector3d(0, 0, 1.2e-3);
-    }
+    const Points x = sliding_vertex();
     AdditiveCcdOptions tiny_reserve;
     tiny_reserve.eta = 1e-13;
     const AdditiveCcdResult r = run_additive(true, x, tiny_reserve);

@@ -205,6 +205,48 @@ namespace {
         EXPECT_FALSE(rigid_time_of_contact(inner_surface, outer_surface).hit);
     }
 
+    TEST(RigidContact, DegenerateCases)
+    {
+        const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
+        for (const double scale : { 1e-8, 1.0, 1e8 }) {
+            SCOPED_TRACE(scale);
+            const RigidShape cube = box_solid(Eigen::Vector3d::Constant(0.5 * scale));
+            const RigidBody b { cube, still(zero) };
+            // Contact exactly at the end of the step: found, with toi_upper = 1.
+            const RigidBody at_end { cube,
+                                     RigidMotion({ .translation = { -3 * scale, 0, 0 } }, { 2 * scale, 0, 0 }, zero) };
+            const RigidCcdResult end = rigid_time_of_contact(at_end, b);
+            ASSERT_TRUE(end.hit);
+            EXPECT_LE(end.toi_lower, 1.0);
+            EXPECT_GE(end.toi_lower, 1.0 - 1e-6);
+            // Half a cube short of touching at the end: no contact.
+            const RigidCcdResult short_of = rigid_time_of_contact(
+                { cube, RigidMotion({ .translation = { -3.5 * scale, 0, 0 } }, { 2 * scale, 0, 0 }, zero) }, b);
+            EXPECT_FALSE(short_of.hit);
+            // Nothing moves and the bodies are apart: no contact, quickly.
+            const RigidCcdResult idle = rigid_time_of_contact({ cube, still({ 2 * scale, 0, 0 }) }, b);
+            EXPECT_FALSE(idle.hit);
+            EXPECT_EQ(idle.toi_lower, 1.0);
+        }
+        // A soup whose only face has zero area (three collinear vertices, the segment y = z = 0, |x| <= 1), and a
+        // triangle in the plane x = 0 rising along z: its top side (z = -1 + 2.5 s, |y| <= 1) crosses the sliver
+        // at s = 0.4, an edge-edge contact with a degenerate face's side.
+        Eigen::MatrixX3d v(3, 3);
+        v << -1, 0, 0, 0, 0, 0, 1, 0, 0;
+        Eigen::MatrixX3i f(1, 3);
+        f << 0, 1, 2;
+        const RigidBody sliver { RigidShape::mesh(v, f), still(zero) };
+        Eigen::MatrixX3d w(3, 3);
+        w << 0, -1, 0, 0, 1, 0, 0, 0, -1;
+        const RigidBody rising { RigidShape::mesh(w, f),
+                                 RigidMotion({ .translation = { 0, 0, -1 } }, { 0, 0, 2.5 }, zero) };
+        const RigidCcdResult crossing = rigid_time_of_contact(rising, sliver);
+        ASSERT_TRUE(crossing.hit);
+        EXPECT_LE(crossing.toi_lower, 0.4);
+        EXPECT_GE(crossing.toi_upper, 0.4 - 1e-12);
+        EXPECT_LE(crossing.toi_upper - crossing.toi_lower, 1e-6);
+    }
+
     TEST(RigidContact, EveryPartOfADisconnectedSolidCountsAsInside)
     {
         // Two cubes as one solid: the first listed far away, the second inside a big box; and a cube whose vertex
