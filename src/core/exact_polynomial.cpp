@@ -2,8 +2,10 @@
 #include <ccdkit/core/exact_polynomial.hpp>
 #include <ccdkit/core/filtered_double.hpp>
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -70,31 +72,60 @@ mpq_class Dyadic::to_rational() const
     return q;
 }
 
+namespace {
+    /// num / 2^shift rounded to a double towards zero, and whether that was exact. Falls back to rational
+    /// arithmetic where the result would not be a normal double.
+    std::pair<double, bool> truncated(const Dyadic& d)
+    {
+        if (sgn(d.num) == 0) {
+            return { 0.0, true };
+        }
+        long exponent = 0;
+        const double mantissa = mpz_get_d_2exp(&exponent, d.num.get_mpz_t()); // truncates, 0.5 <= |m| < 1
+        const long e = exponent - static_cast<long>(d.shift);
+        if (e > -1000 && e < 1000) {
+            const auto bits = static_cast<long>(mpz_sizeinbase(d.num.get_mpz_t(), 2));
+            const bool exact = bits <= 53 || static_cast<long>(mpz_scan1(d.num.get_mpz_t(), 0)) >= bits - 53;
+            return { std::ldexp(mantissa, static_cast<int>(e)), exact };
+        }
+        const mpq_class q = d.to_rational();
+        const double t = q.get_d(); // truncates toward zero
+        return { t, mpq_class(t) == q };
+    }
+} // namespace
+
 double Dyadic::round_down() const
 {
-    const mpq_class q = to_rational();
-    double d = q.get_d(); // truncates toward zero
-    if (mpq_class(d) > q) {
-        d = std::nextafter(d, -std::numeric_limits<double>::infinity());
-    }
-    return d;
+    const auto [t, exact] = truncated(*this);
+    return exact || t > 0 || (t == 0 && sgn(num) > 0) ? t : std::nextafter(t, -std::numeric_limits<double>::infinity());
 }
 
 double Dyadic::round_up() const
 {
-    const mpq_class q = to_rational();
-    double d = q.get_d();
-    if (mpq_class(d) < q) {
-        d = std::nextafter(d, std::numeric_limits<double>::infinity());
-    }
-    return d;
+    const auto [t, exact] = truncated(*this);
+    return exact || t < 0 || (t == 0 && sgn(num) < 0) ? t : std::nextafter(t, std::numeric_limits<double>::infinity());
 }
 
 int compare(const Dyadic& a, const Dyadic& b)
 {
-    unsigned long shift = 0;
-    const auto [x, y] = aligned_numerators(a, b, shift);
-    return cmp(x, y) < 0 ? -1 : (cmp(x, y) > 0 ? 1 : 0);
+    const int sa = sgn(a.num), sb = sgn(b.num);
+    if (sa != sb || sa == 0) {
+        return sa < sb ? -1 : (sa > sb ? 1 : 0);
+    }
+    // Same sign: magnitudes 2^(bits - shift - 1) <= |x| < 2^(bits - shift) often decide without arithmetic.
+    const auto magnitude = [](const Dyadic& d) {
+        return static_cast<long>(mpz_sizeinbase(d.num.get_mpz_t(), 2)) - static_cast<long>(d.shift);
+    };
+    const long ma = magnitude(a), mb = magnitude(b);
+    if (ma != mb) {
+        return (ma < mb) == (sa > 0) ? -1 : 1;
+    }
+    thread_local mpz_class scaled; // the one with the smaller shift, brought to the other's
+    const bool a_finer = a.shift >= b.shift;
+    const Dyadic& coarse = a_finer ? b : a;
+    mpz_mul_2exp(scaled.get_mpz_t(), coarse.num.get_mpz_t(), (a_finer ? a.shift : b.shift) - coarse.shift);
+    const int c = a_finer ? cmp(a.num, scaled) : cmp(scaled, b.num);
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 
 Dyadic midpoint(const Dyadic& a, const Dyadic& b)
@@ -121,21 +152,34 @@ IntegerPoly::IntegerPoly(std::vector<mpz_class> coefficients)
     }
 }
 
-int IntegerPoly::sign_at(const Dyadic& t) const { return sgn(scaled_value(t.num, t.shift)); }
+int IntegerPoly::sign_at(const Dyadic& t) const
+{
+    thread_local mpz_class value;
+    scaled_value_into(value, t.num, t.shift);
+    return sgn(value);
+}
 
 mpz_class IntegerPoly::scaled_value(const mpz_class& num, unsigned long shift) const
 {
+    mpz_class value;
+    scaled_value_into(value, num, shift);
+    return value;
+}
+
+void IntegerPoly::scaled_value_into(mpz_class& value, const mpz_class& num, unsigned long shift) const
+{
     if (c_.empty()) {
-        return 0;
+        value = 0;
+        return;
     }
-    mpz_class value = c_.back(), term;
+    thread_local mpz_class term;
+    value = c_.back();
     const std::size_t d = c_.size() - 1;
     for (std::size_t i = d; i-- > 0;) {
         value *= num;
         mpz_mul_2exp(term.get_mpz_t(), c_[i].get_mpz_t(), shift * (d - i));
         value += term;
     }
-    return value;
 }
 
 IntegerPoly IntegerPoly::derivative() const
@@ -152,12 +196,24 @@ IntegerPoly IntegerPoly::primitive_part() const
     if (c_.empty()) {
         return *this;
     }
-    mpz_class content = 0;
+    // From the shortest coefficient: each gcd then reduces the longer number by the shorter first, and a
+    // content of 1 (the usual case) shows after few steps.
+    const auto shortest = std::min_element(c_.begin(), c_.end(), [](const mpz_class& x, const mpz_class& y) {
+        const auto size = [](const mpz_class& z) { return sgn(z) == 0 ? SIZE_MAX : mpz_size(z.get_mpz_t()); };
+        return size(x) < size(y);
+    });
+    thread_local mpz_class content;
+    mpz_abs(content.get_mpz_t(), shortest->get_mpz_t());
     for (const auto& x : c_) {
-        mpz_gcd(content.get_mpz_t(), content.get_mpz_t(), x.get_mpz_t());
         if (content == 1) {
             return *this;
         }
+        if (&x != &*shortest) {
+            mpz_gcd(content.get_mpz_t(), content.get_mpz_t(), x.get_mpz_t());
+        }
+    }
+    if (content == 1) {
+        return *this;
     }
     std::vector<mpz_class> c = c_;
     for (auto& x : c) {
@@ -292,54 +348,72 @@ void AlgebraicNumber::shrink()
     if (is_dyadic()) {
         return;
     }
+    // Scratch numbers reused across calls: refinement runs often and its numbers are short-lived.
+    thread_local mpz_class a, b, qa, qb, num, den, j, width;
     // Both ends on the common denominator 2^k, then the pieces on 2^(k + bits).
-    unsigned long k = 0;
-    const auto [a, b] = aligned_numerators(lower, upper, k);
-    const mpz_class qa = q.scaled_value(a, k), qb = q.scaled_value(b, k);
+    const unsigned long k = std::max(lower.shift, upper.shift);
+    mpz_mul_2exp(a.get_mpz_t(), lower.num.get_mpz_t(), k - lower.shift);
+    mpz_mul_2exp(b.get_mpz_t(), upper.num.get_mpz_t(), k - upper.shift);
+    q.scaled_value_into(qa, a, k);
+    q.scaled_value_into(qb, b, k);
     const int sign_a = sgn(qa);
     const unsigned long bits = refinement_bits;
-    const mpz_class pieces = mpz_class(1) << bits;
-    // The secant crosses zero at a + (b - a) qa / (qa - qb): the nearest piece boundary is j.
-    mpz_class num = 2 * pieces * qa + (qa - qb), den = 2 * (qa - qb);
+    // The secant crosses zero at a + (b - a) qa / (qa - qb): the nearest piece boundary is
+    // j = floor((2^(bits + 1) qa + (qa - qb)) / (2 (qa - qb))), kept within [1, 2^bits - 1].
+    den = qa - qb;
+    mpz_mul_2exp(num.get_mpz_t(), qa.get_mpz_t(), bits + 1);
+    num += den;
+    den *= 2;
     if (sgn(den) < 0) {
         num = -num;
         den = -den;
     }
-    mpz_class j;
     mpz_fdiv_q(j.get_mpz_t(), num.get_mpz_t(), den.get_mpz_t());
-    const mpz_class last = pieces - 1;
-    j = std::max(mpz_class(1), std::min(j, last));
+    if (sgn(j) <= 0) {
+        j = 1;
+    } else if (mpz_sizeinbase(j.get_mpz_t(), 2) > bits) { // j >= 2^bits
+        j = 1;
+        mpz_mul_2exp(j.get_mpz_t(), j.get_mpz_t(), bits);
+        j -= 1;
+    }
+    width = b - a;
     const auto point = [&](const mpz_class& i) { // a + i (b - a) / 2^bits
-        mpz_class n = a;
-        mpz_mul_2exp(n.get_mpz_t(), n.get_mpz_t(), bits);
-        n += i * (b - a);
-        return Dyadic(n, k + bits);
+        mpz_class n;
+        mpz_mul_2exp(n.get_mpz_t(), a.get_mpz_t(), bits);
+        mpz_addmul(n.get_mpz_t(), i.get_mpz_t(), width.get_mpz_t());
+        return Dyadic(std::move(n), k + bits);
     };
-    const Dyadic xj = point(j);
+    Dyadic xj = point(j);
     const int sign_j = q.sign_at(xj);
     if (sign_j == 0) {
-        lower = upper = xj;
+        upper = xj;
+        lower = std::move(xj);
         return;
     }
     // The root is right of xj if q keeps lower's sign there; check the neighbouring boundary on that side.
     const bool right = sign_j == sign_a;
-    const mpz_class neighbour = right ? mpz_class(j + 1) : mpz_class(j - 1);
-    const Dyadic xn = point(neighbour);
+    if (right) {
+        j += 1;
+    } else {
+        j -= 1;
+    }
+    Dyadic xn = point(j);
     const int sign_n = q.sign_at(xn);
     if (sign_n == 0) {
-        lower = upper = xn;
+        upper = xn;
+        lower = std::move(xn);
         return;
     }
     const bool success = right ? sign_n != sign_a : sign_n == sign_a;
     if (right) {
-        lower = success ? xj : xn;
+        lower = std::move(success ? xj : xn);
         if (success) {
-            upper = xn;
+            upper = std::move(xn);
         }
     } else {
-        upper = success ? xj : xn;
+        upper = std::move(success ? xj : xn);
         if (success) {
-            lower = xn;
+            lower = std::move(xn);
         }
     }
     refinement_bits = success ? std::min(2 * bits, 1UL << 16) : std::max(2UL, bits / 2);
@@ -353,15 +427,18 @@ void AlgebraicNumber::refine(const Dyadic& width)
 }
 
 namespace {
-    /// Appends the roots of q in (lower, upper] (there are `count` of them) in increasing order.
+    /// Appends the roots of q in (lower, upper] in increasing order; `changes_lower` and `changes_upper` are
+    /// the Sturm sequence's sign changes at the ends (their difference counts those roots).
     void isolate(
         const IntegerPoly& q,
         const SturmSequence& sturm,
         const Dyadic& lower,
         const Dyadic& upper,
-        int count,
+        int changes_lower,
+        int changes_upper,
         std::vector<AlgebraicNumber>& roots)
     {
+        const int count = changes_lower - changes_upper;
         if (count == 0) {
             return;
         }
@@ -377,41 +454,46 @@ namespace {
             // lower is itself a root (found before): split until the open interval excludes it.
         }
         const Dyadic mid = midpoint(lower, upper);
-        const int left = sturm.count_roots(lower, mid);
-        isolate(q, sturm, lower, mid, left, roots);
-        isolate(q, sturm, mid, upper, count - left, roots);
+        const int changes_mid = sturm.sign_changes(mid);
+        isolate(q, sturm, lower, mid, changes_lower, changes_mid, roots);
+        isolate(q, sturm, mid, upper, changes_mid, changes_upper, roots);
     }
 } // namespace
 
 std::vector<mpz_class> bernstein_coefficients(const IntegerPoly& p, const Dyadic& lower, const Dyadic& upper)
 {
-    // With lower = a / 2^k, upper = b / 2^k and t = (a + (b - a) s) / 2^k: 2^(k d) p(t) = sum_j P_j s^j, by
-    // Horner's rule on polynomials in s; then s^j = s^j ((1 - s) + s)^(d - j) gives the Bernstein form.
+    // With lower = a / 2^k, upper = b / 2^k and t = (a + w s) / 2^k, w = b - a: 2^(k d) p(t) = sum_j P_j s^j.
+    // P comes from the coefficients c_i 2^(k (d - i)) (the polynomial in x = 2^k t) by a Taylor shift to
+    // x = a + y (synthetic division, in place) and the scaling y = w s; then s^j = s^j ((1 - s) + s)^(d - j)
+    // gives the Bernstein form: b_m = sum_{j <= m} C(d - j, m - j) P_j.
     unsigned long k = 0;
     const auto [a, b] = aligned_numerators(lower, upper, k);
-    const mpz_class w = b - a;
-    const auto& c = p.coefficients();
-    const std::size_t d = c.size() - 1;
-    std::vector<mpz_class> power(d + 1, mpz_class(0)), term(d + 1);
-    for (std::size_t i = d + 1; i-- > 0;) {
-        // power <- power * (a + w s) + c_i 2^(k (d - i))
-        for (std::size_t j = d; j-- > 0;) {
-            term[j + 1] = power[j] * w;
-        }
-        term[0] = 0;
-        for (std::size_t j = 0; j <= d; ++j) {
-            power[j] = power[j] * a + term[j];
-        }
-        mpz_class shifted;
-        mpz_mul_2exp(shifted.get_mpz_t(), c[i].get_mpz_t(), k * (d - i));
-        power[0] += shifted;
+    const std::size_t d = p.coefficients().size() - 1;
+    std::vector<mpz_class> c(d + 1);
+    for (std::size_t i = 0; i <= d; ++i) {
+        mpz_mul_2exp(c[i].get_mpz_t(), p.coefficients()[i].get_mpz_t(), k * (d - i));
     }
-    std::vector<mpz_class> bernstein(d + 1, mpz_class(0));
-    mpz_class binomial;
+    if (sgn(a) != 0) {
+        for (std::size_t i = 0; i < d; ++i) {
+            for (std::size_t j = d; j-- > i;) {
+                mpz_addmul(c[j].get_mpz_t(), a.get_mpz_t(), c[j + 1].get_mpz_t());
+            }
+        }
+    }
+    const mpz_class w = b - a;
+    if (w != 1) {
+        mpz_class power = w;
+        for (std::size_t j = 1; j <= d; ++j) {
+            c[j] *= power;
+            power *= w;
+        }
+    }
+    std::vector<mpz_class> bernstein(d + 1);
     for (std::size_t m = 0; m <= d; ++m) {
-        for (std::size_t j = 0; j <= m; ++j) {
-            mpz_bin_uiui(binomial.get_mpz_t(), d - j, m - j);
-            bernstein[m] += binomial * power[j];
+        unsigned long binomial = 1; // C(d - j, m - j), from j = m down
+        for (std::size_t j = m + 1; j-- > 0;) {
+            mpz_addmul_ui(bernstein[m].get_mpz_t(), c[j].get_mpz_t(), binomial);
+            binomial = binomial * (d - j + 1) / (m - j + 1); // C(d - j + 1, m - j + 1)
         }
     }
     return bernstein;
@@ -457,7 +539,7 @@ std::vector<AlgebraicNumber> real_roots(const IntegerPoly& p, const Dyadic& lowe
         roots.push_back({ q, lower, lower });
     }
     if (compare(lower, upper) < 0) {
-        isolate(q, *sturm, lower, upper, sturm->count_roots(lower, upper), roots);
+        isolate(q, *sturm, lower, upper, sturm->sign_changes(lower), sturm->sign_changes(upper), roots);
     }
     return roots;
 }
@@ -532,6 +614,9 @@ namespace {
 
 int sign_at(const IntegerPoly& g, AlgebraicNumber& alpha)
 {
+    if (g.degree() <= 0) {
+        return g.is_zero() ? 0 : sgn(g.leading());
+    }
     if (alpha.is_dyadic()) {
         return g.sign_at(alpha.lower);
     }
@@ -549,6 +634,10 @@ int sign_at(const IntegerPoly& g, AlgebraicNumber& alpha)
         if (alpha.is_dyadic()) {
             return g.sign_at(alpha.lower);
         }
+    }
+    // Exact arithmetic: g's value at an end of the interval often proves its sign at alpha already.
+    if (const int s = certified_sign_at(g, alpha)) {
+        return s;
     }
     // At a root of q, lc(q)^k g equals the pseudo-remainder r.
     const PseudoDivision d = pseudo_divide(g, alpha.q);

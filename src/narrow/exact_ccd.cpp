@@ -164,32 +164,36 @@ template <class Terms> std::optional<bool> ExactCcd<Terms>::holds_near(const Alg
     return std::nullopt;
 }
 
-template <class Terms> bool ExactCcd<Terms>::holds(AlgebraicNumber& alpha)
+template <class Terms> bool ExactCcd<Terms>::holds(AlgebraicNumber& alpha, const IntegerPoly* vanishing)
 {
     // Only called at coplanar times.
     if (alpha.is_dyadic()) {
         return holds_at(alpha.lower);
     }
-    // Usually the terms are far enough from zero at alpha that their values at a point within 2^-32, 2^-96
-    // or 2^-240 of it decide; quadratic refinement gets there in a few steps.
-    for (const unsigned long bits : { 80UL, 240UL }) {
-        alpha.refine(Dyadic(1, bits));
-        if (alpha.is_dyadic()) {
-            return holds_at(alpha.lower);
-        }
-        if (const std::optional<bool> h = holds_near(alpha)) {
-            return *h;
+    if (vanishing == nullptr) {
+        // A root of the coplanarity polynomial: usually the terms are far enough from zero at alpha that
+        // their values at a point within 2^-80 or 2^-240 of it decide; quadratic refinement gets there in a
+        // few steps.
+        for (const unsigned long bits : { 80UL, 240UL }) {
+            alpha.refine(Dyadic(1, bits));
+            if (alpha.is_dyadic()) {
+                return holds_at(alpha.lower);
+            }
+            if (const std::optional<bool> h = holds_near(alpha)) {
+                return *h;
+            }
         }
     }
+    // A root of `vanishing` (one of the terms) is where that term's sign is 0, known without arithmetic.
+    const auto sign = [&](const IntegerPoly& g) { return &g == vanishing ? 0 : exact::sign_at(g, alpha); };
     build_inside();
-    if (exact::sign_at(nondegenerate_, alpha) > 0) {
+    if (sign(nondegenerate_) > 0) {
         // A proper triangle, or edges that are not parallel: the inside test is exact on its own.
-        return std::all_of(
-            inside_.begin(), inside_.end(), [&](const IntegerPoly& g) { return exact::sign_at(g, alpha) >= 0; });
+        return std::all_of(inside_.begin(), inside_.end(), [&](const IntegerPoly& g) { return sign(g) >= 0; });
     }
     build_segments();
     return std::any_of(segments_.begin(), segments_.end(), [&](const Segment& s) {
-        return exact::sign_at(s.collinear, alpha) == 0 && exact::sign_at(s.between, alpha) <= 0;
+        return sign(s.collinear) == 0 && sign(s.between) <= 0;
     });
 }
 
@@ -199,7 +203,7 @@ template <class Terms> ExactOutcome ExactCcd<Terms>::decide(double lower, double
     std::vector<AlgebraicNumber> contacts;
     if (single_root) {
         contacts.push_back({ coplanarity_, from, Dyadic::from_double(upper) });
-        if (holds(contacts.back())) {
+        if (holds(contacts.back(), nullptr)) {
             return earliest_of(contacts);
         }
         return { .decided_until = upper };
@@ -207,20 +211,31 @@ template <class Terms> ExactOutcome ExactCcd<Terms>::decide(double lower, double
     if (!coplanarity_.is_zero()) {
         // Roots come in increasing order: the first that passes is the earliest contact.
         for (AlgebraicNumber& root : exact::real_roots(coplanarity_, from, Dyadic::from_double(upper))) {
-            if (holds(root)) {
+            if (holds(root, nullptr)) {
                 contacts.push_back(std::move(root));
                 return earliest_of(contacts);
             }
         }
         return { .decided_until = upper };
     }
+    return decide_coplanar(from);
+}
+
+template <class Terms> ExactOutcome ExactCcd<Terms>::decide_coplanar(const Dyadic& from)
+{
     build_inside();
     build_segments();
-    std::vector<AlgebraicNumber> candidates { { IntegerPoly(), from, from }, { IntegerPoly(), t_max_, t_max_ } };
+    struct Candidate {
+        AlgebraicNumber time;
+        const IntegerPoly* vanishing = nullptr; ///< the term it is a root of
+    };
+    std::vector<Candidate> candidates { { { IntegerPoly(), from, from } }, { { IntegerPoly(), t_max_, t_max_ } } };
     const auto add_roots = [&](const IntegerPoly& p) {
         if (!p.is_zero()) {
             for (AlgebraicNumber& root : exact::real_roots(p, from, t_max_)) {
-                candidates.push_back(std::move(root));
+                // One quadratic refinement step (usually to 2^-16 of the interval) orders most candidates.
+                root.shrink();
+                candidates.push_back({ std::move(root), &p });
             }
         }
     };
@@ -232,9 +247,23 @@ template <class Terms> ExactOutcome ExactCcd<Terms>::decide(double lower, double
         add_roots(s.collinear);
         add_roots(s.between);
     }
-    for (AlgebraicNumber& c : candidates) {
-        if (holds(c)) {
-            contacts.push_back(std::move(c));
+    // In order of their intervals' lower ends; once one holds, a candidate whose interval starts at or after
+    // the end of that one's is no earlier, and needs no test.
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+        return compare(a.time.lower, b.time.lower) < 0;
+    });
+    std::vector<AlgebraicNumber> contacts;
+    std::optional<Dyadic> earliest_upper;
+    for (Candidate& c : candidates) {
+        if (earliest_upper && compare(c.time.lower, *earliest_upper) >= 0) {
+            break;
+        }
+        if (holds(c.time, c.vanishing)) {
+            c.time.refine(half_tolerance_);
+            if (!earliest_upper || compare(c.time.upper, *earliest_upper) < 0) {
+                earliest_upper = c.time.upper;
+            }
+            contacts.push_back(std::move(c.time));
         }
     }
     if (contacts.empty()) {

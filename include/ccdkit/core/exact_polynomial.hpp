@@ -52,6 +52,8 @@ public:
     [[nodiscard]] int sign_at(const Dyadic& t) const;
     /// 2^(shift degree) p(num / 2^shift): the value at a dyadic point, scaled to an integer.
     [[nodiscard]] mpz_class scaled_value(const mpz_class& num, unsigned long shift) const;
+    /// The same into `value` (reusing its storage).
+    void scaled_value_into(mpz_class& value, const mpz_class& num, unsigned long shift) const;
     [[nodiscard]] IntegerPoly derivative() const;
     /// Divided by the gcd of its coefficients (a positive number: signs are kept).
     [[nodiscard]] IntegerPoly primitive_part() const;
@@ -80,9 +82,10 @@ public:
     [[nodiscard]] const IntegerPoly& last() const { return sequence_.back(); }
     /// Number of distinct real roots in (lower, upper], lower < upper.
     [[nodiscard]] int count_roots(const Dyadic& lower, const Dyadic& upper) const;
+    /// Sign changes along the sequence at t (zeros skipped): count_roots(l, u) = sign_changes(l) - sign_changes(u).
+    [[nodiscard]] int sign_changes(const Dyadic& t) const;
 
 private:
-    [[nodiscard]] int sign_changes(const Dyadic& t) const;
     std::vector<IntegerPoly> sequence_;
 };
 

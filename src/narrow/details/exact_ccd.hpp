@@ -38,8 +38,9 @@ public:
     [[nodiscard]] ExactOutcome decide(double lower, double upper, bool single_root);
 
 private:
-    /// Whether the primitives touch at alpha, a time when their four points are coplanar.
-    [[nodiscard]] bool holds(exact::AlgebraicNumber& alpha);
+    /// Whether the primitives touch at alpha, a time when their four points are coplanar; `vanishing` is the
+    /// contact term alpha is a root of (its sign there is 0), or null for a root of the coplanarity polynomial.
+    [[nodiscard]] bool holds(exact::AlgebraicNumber& alpha, const exact::IntegerPoly* vanishing);
     /// The same at a dyadic time, from the positions then (no polynomials needed).
     [[nodiscard]] bool holds_at(const exact::Dyadic& t) const;
     /// The same at an irrational alpha from the positions at an end of its interval, when its width proves
@@ -47,6 +48,9 @@ private:
     [[nodiscard]] std::optional<bool> holds_near(const exact::AlgebraicNumber& alpha);
     /// Positions at time num / 2^shift, scaled by 2^shift.
     [[nodiscard]] QueryPoints<mpz_class, 0> positions_at(const mpz_class& num, unsigned long shift) const;
+    /// decide() for coplanar motion: the earliest candidate time (from, t_max, a root of a contact term) at
+    /// which the primitives touch.
+    [[nodiscard]] ExactOutcome decide_coplanar(const exact::Dyadic& from);
     [[nodiscard]] ExactOutcome earliest_of(std::vector<exact::AlgebraicNumber>& contacts) const;
     /// The inside polynomials, built on first use (many queries end before any candidate time is tested).
     void build_inside();
