@@ -593,21 +593,31 @@ namespace {
     /// Sign of r(alpha) when alpha's interval proves it: |r(l)| > (u - l) max |r'| on [l, u]; else 0.
     int certified_sign_at(const IntegerPoly& r, const AlgebraicNumber& alpha)
     {
-        unsigned long k = 0;
-        const auto [a, b] = aligned_numerators(alpha.lower, alpha.upper, k);
+        thread_local mpz_class a, b, value, reach, bound, power, term;
+        const unsigned long k = std::max(alpha.lower.shift, alpha.upper.shift);
+        mpz_mul_2exp(a.get_mpz_t(), alpha.lower.num.get_mpz_t(), k - alpha.lower.shift);
+        mpz_mul_2exp(b.get_mpz_t(), alpha.upper.num.get_mpz_t(), k - alpha.upper.shift);
         // Scaled by 2^(k d): |r(l)| 2^(k d) against sum_i i |c_i| M^(i-1) (b - a) 2^(k (d - i)), M = max(|a|, |b|).
-        const mpz_class value = r.scaled_value(a, k);
-        const mpz_class reach = std::max(mpz_class(abs(a)), mpz_class(abs(b)));
+        r.scaled_value_into(value, a, k);
+        if (mpz_cmpabs(a.get_mpz_t(), b.get_mpz_t()) >= 0) {
+            mpz_abs(reach.get_mpz_t(), a.get_mpz_t());
+        } else {
+            mpz_abs(reach.get_mpz_t(), b.get_mpz_t());
+        }
         const auto& c = r.coefficients();
         const std::size_t d = c.size() - 1;
-        mpz_class bound = 0, power = 1, term;
+        bound = 0;
+        power = 1;
         for (std::size_t i = 1; i <= d; ++i) {
-            term = abs(c[i]) * static_cast<unsigned long>(i) * power;
+            mpz_mul(term.get_mpz_t(), c[i].get_mpz_t(), power.get_mpz_t());
+            mpz_abs(term.get_mpz_t(), term.get_mpz_t());
+            mpz_mul_ui(term.get_mpz_t(), term.get_mpz_t(), i);
             mpz_mul_2exp(term.get_mpz_t(), term.get_mpz_t(), k * (d - i));
             bound += term;
             power *= reach;
         }
-        bound *= b - a;
+        mpz_sub(term.get_mpz_t(), b.get_mpz_t(), a.get_mpz_t());
+        bound *= term;
         return mpz_cmpabs(value.get_mpz_t(), bound.get_mpz_t()) > 0 ? sgn(value) : 0;
     }
 } // namespace

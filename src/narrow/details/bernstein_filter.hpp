@@ -72,7 +72,7 @@ inline constexpr double SPLIT = 63.0 / 128.0;
 template <class Terms, class T> class BernsteinFilter {
 public:
     /// How often an interval around a root may be shrunk while the inside polynomials stay undecided there.
-    static constexpr int MAX_ROOT_STEPS = 40;
+    static constexpr int MAX_ROOT_STEPS = 10;
 
     /// Every contact polynomial depends on differences of the points only, so the filter works on the
     /// positions relative to point 0: one rounding each, and error bounds that scale with the (often much
