@@ -20,6 +20,12 @@ constexpr double ROUNDOFF = 0x1p-53; ///< unit roundoff
 /// Absolute slack for underflow: coordinates are scaled below 1 in magnitude, so every product that
 /// underflows is below 2^-1022 and a handful of them stay far below this.
 constexpr double UNDERFLOW_SLACK = 0x1p-1000;
+/// Shortest direction used for a separation, squared (separation_lower_bound): |v|^2 >= 2^-1000 keeps what
+/// underflow can do to |v|^2 (Dim squares off by 2^-1075 each) below 2^-73 of it, and 1 / |v| <= 2^500.
+constexpr double MIN_DIRECTION_NORM2 = 0x1p-1000;
+/// Bound on what underflow in the dot products can add to a normalized separation (separation_lower_bound):
+/// 2 Dim 2^-1075 / |v| <= 2^-1072 2^500 (1 + u), with room to spare; still far below any rounding of coordinates.
+constexpr double DIRECTION_UNDERFLOW_SLACK = 0x1p-560;
 
 template <int Dim> using Vec = Eigen::Matrix<double, Dim, 1>;
 
@@ -99,7 +105,11 @@ template <int Dim, int NA, int NB> struct ScaledPair {
 /// (Dim + 3) u |v| D of v.(x_k - x_0) (the difference's rounding, then the dot product's); a difference of
 /// two of them within twice that; so the normalized separation is within 2 (Dim + 3) u D (1 + u), whatever
 /// the direction, plus the relative rounding of |v|^2, its square root, the reciprocal and the product
-/// (below 5 u for Dim <= 3).
+/// (below 5 u for Dim <= 3). That analysis assumes no underflow: a shorter direction is scaled up by 2^600
+/// (exactly) until |v|^2 >= MIN_DIRECTION_NORM2, so that |v|^2 and its square root keep their relative rounding
+/// (a subnormal |v|^2 can be off by 2^-15 and overstate the separation by as much); then 1 / |v| <= 2^500, and
+/// the products that underflow in a gap (at most 2 Dim, each off by at most 2^-1075) move the normalized gap by
+/// less than DIRECTION_UNDERFLOW_SLACK.
 template <int Dim, int NA, int N, std::size_t K>
 double separation_lower_bound(const std::array<Vec<Dim>, N>& x, const std::array<Vec<Dim>, K>& directions)
 {
@@ -110,10 +120,14 @@ double separation_lower_bound(const std::array<Vec<Dim>, N>& x, const std::array
         spread = std::max(spread, d[k].template lpNorm<1>());
     }
     double best = 0.0; // largest gap / |v| over the directions
-    for (const Vec<Dim>& v : directions) {
-        const double vv = v.squaredNorm();
-        if (!(vv > 0.0) || !std::isfinite(vv)) {
-            continue;
+    for (Vec<Dim> v : directions) {
+        double vv = v.squaredNorm();
+        if (vv < MIN_DIRECTION_NORM2) {
+            v *= 0x1p600; // exact, and |v| < 2^-500 stays below 2^100
+            vv = v.squaredNorm();
+        }
+        if (!(vv >= MIN_DIRECTION_NORM2) || !std::isfinite(vv)) {
+            continue; // zero (an unused direction) or not finite
         }
         // x_0 belongs to A and h_0 = 0.
         constexpr double inf = std::numeric_limits<double>::infinity();
@@ -132,7 +146,7 @@ double separation_lower_bound(const std::array<Vec<Dim>, N>& x, const std::array
         const double gap = std::max(a_low - b_high, b_low - a_high);
         best = std::max(best, gap * (1.0 / std::sqrt(vv)));
     }
-    const double error = 2 * (Dim + 4) * ROUNDOFF * spread + UNDERFLOW_SLACK;
+    const double error = 2 * (Dim + 4) * ROUNDOFF * spread + DIRECTION_UNDERFLOW_SLACK;
     return best * (1 - 8 * ROUNDOFF) - error;
 }
 
