@@ -364,6 +364,28 @@ TEST(AdditiveCcd, SweptHullsProveSeparationAtOnce)
     EXPECT_EQ(run_additive(true, x, wide).status, AdditiveCcdStatus::INITIALLY_TOUCHING);
 }
 
+TEST(AdditiveCcd, TinyFaceNormalDoesNotOverstateTheGap)
+{
+    // A vertex 0.9 above the corner of a static triangle with sides of about 2^-265: the face normal has length
+    // about 2^-530 and its squared length is subnormal, rounded by up to 2^-15 of itself. Normalizing by it
+    // would overstate the distance by up to 1.5e-5 of it; here it rounds down by 2.9e-5, so such a bound would
+    // certify a separation of 0.9 (1 + 1e-5) that the pair never has.
+    const double a = 0x1.00614163779eap-265;
+    Points x {};
+    x[0] = { 0, 0, 0.9 };
+    x[1] = { 0, 0, 0 };
+    x[2] = { a, 0, 0 };
+    x[3] = { 0, a, 0 };
+    for (int i = 0; i < 4; ++i) {
+        x[i + 4] = x[i];
+    }
+    AdditiveCcdOptions options;
+    options.min_distance = 0.9 * (1 + 1e-5);
+    EXPECT_EQ(run_additive(true, x, options).status, AdditiveCcdStatus::INITIALLY_TOUCHING);
+    options.min_distance = 0.9 * (1 - 1e-5);
+    EXPECT_EQ(run_additive(true, x, options).status, AdditiveCcdStatus::SEPARATED);
+}
+
 TEST(AdditiveCcd, TranslationNeverCollides)
 {
     Points x {};

@@ -20,11 +20,28 @@ constexpr double ROUNDOFF = 0x1p-53; ///< unit roundoff
 /// Absolute slack for underflow: coordinates are scaled below 1 in magnitude, so every product that
 /// underflows is below 2^-1022 and a handful of them stay far below this.
 constexpr double UNDERFLOW_SLACK = 0x1p-1000;
+/// Shortest direction used for a separation, squared (separation_lower_bound): |v|^2 >= 2^-1000 keeps what
+/// underflow can do to |v|^2 (Dim squares off by 2^-1075 each) below 2^-73 of it, and 1 / |v| <= 2^500.
+constexpr double MIN_DIRECTION_NORM2 = 0x1p-1000;
+/// Bound on what underflow in the dot products can add to a normalized separation (separation_lower_bound):
+/// 2 Dim 2^-1075 / |v| <= 2^-1072 2^500 (1 + u), with room to spare; still far below any rounding of coordinates.
+constexpr double DIRECTION_UNDERFLOW_SLACK = 0x1p-560;
 
 template <int Dim> using Vec = Eigen::Matrix<double, Dim, 1>;
 
 /// 2^e for -1022 <= e <= 1023, built from its bits.
 inline double power_of_two(int e) { return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52); }
+
+/// The e with 2^(e - 1) <= x < 2^e (ilogb(x) + 1) for finite x > 0, read from the bits but for subnormals; 0
+/// for x = 0.
+inline int binary_exponent(double x)
+{
+    const auto field = static_cast<int>(std::bit_cast<std::uint64_t>(x) >> 52); // x >= 0: no sign bit
+    if (field == 0) {
+        return x > 0.0 ? std::ilogb(x) + 1 : 0;
+    }
+    return field - 1022;
+}
 
 /// A pair of primitives with NA and NB vertices, moving linearly: x(t) = x0 + t p. Scaled by a power of
 /// two so that every coordinate is below 1 in magnitude (exact, but for underflow covered by UNDERFLOW_SLACK).
@@ -35,8 +52,6 @@ template <int Dim, int NA, int NB> struct ScaledPair {
     /// Bound on |computed position - true position| (Euclidean) over the first / second primitive's
     /// vertices, for any t in [0, 1].
     double position_error_a = 0.0, position_error_b = 0.0;
-    /// Upper bound of l_p, the fastest any point of one primitive approaches the other.
-    double speed_bound = 0.0;
 
     /// `second` holds the positions at t = 1, or the displacements when `displacements`.
     ScaledPair(
@@ -48,25 +63,35 @@ template <int Dim, int NA, int NB> struct ScaledPair {
         }
         // Two power-of-two factors with product 2^-e, largest < 2^e, each a normal double whatever e is;
         // multiplying by them is exact (but for underflow, which UNDERFLOW_SLACK covers) and far cheaper than ldexp.
-        const int exponent = largest > 0.0 ? std::ilogb(largest) + 1 : 0;
+        const int exponent = binary_exponent(largest);
         const double f1 = power_of_two(-exponent / 2), f2 = power_of_two(-exponent - (-exponent / 2));
         for (int i = 0; i < N; ++i) {
             x0[i] = at_t0[i] * f1 * f2;
             p[i] = displacements ? Vec<Dim>(second[i] * f1 * f2) : Vec<Dim>(second[i] * f1 * f2 - x0[i]);
         }
         min_distance = s * f1 * f2;
-        if (min_distance / f2 / f1 != s) {
-            min_distance += UNDERFLOW_SLACK; // underflow: never certify less than the requested separation
+        // Exact unless it underflows (both factors are then at most 1, so only a subnormal result can be
+        // inexact): never certify less than the requested separation.
+        if (s > 0.0 && min_distance < 0x1p-1022) {
+            min_distance += UNDERFLOW_SLACK;
         }
         // x0 + t p is computed as fl(x0 + fl(t p~)), p~ = p or fl(x1 - x0): per coordinate the rounding
         // errors add up to at most u (|x0| + 3.01 |p~|) for t <= 1; the 1-norm bounds the Euclidean one.
-        Vec<Dim> mean = Vec<Dim>::Zero();
-        double largest_p = 0.0;
         for (int i = 0; i < N; ++i) {
             const double error
                 = 1.01 * ROUNDOFF * (x0[i].template lpNorm<1>() + 3.01 * p[i].template lpNorm<1>()) + UNDERFLOW_SLACK;
             (i < NA ? position_error_a : position_error_b)
                 = std::max(i < NA ? position_error_a : position_error_b, error);
+        }
+    }
+
+    /// Upper bound of l_p, the fastest any point of one primitive approaches the other (only pairs that need
+    /// steps pay for it).
+    [[nodiscard]] double speed_bound() const
+    {
+        Vec<Dim> mean = Vec<Dim>::Zero();
+        double largest_p = 0.0;
+        for (int i = 0; i < N; ++i) {
             mean += p[i];
             largest_p = std::max(largest_p, p[i].template lpNorm<1>());
         }
@@ -79,7 +104,7 @@ template <int Dim, int NA, int NB> struct ScaledPair {
             double& speed = i < NA ? speed_a : speed_b;
             speed = std::max(speed, (p[i] - mean).squaredNorm());
         }
-        speed_bound = (std::sqrt(speed_a) + std::sqrt(speed_b)) * (1 + 16 * ROUNDOFF) + 8 * ROUNDOFF * largest_p
+        return (std::sqrt(speed_a) + std::sqrt(speed_b)) * (1 + 16 * ROUNDOFF) + 8 * ROUNDOFF * largest_p
             + UNDERFLOW_SLACK;
     }
 
@@ -93,13 +118,56 @@ template <int Dim, int NA, int NB> struct ScaledPair {
     }
 };
 
+/// The error term of separation_lower_bound for a spread D.
+template <int Dim> double separation_error(double spread)
+{
+    return 2 * (Dim + 4) * ROUNDOFF * spread + DIRECTION_UNDERFLOW_SLACK;
+}
+
+/// 1 / |v| for a direction usable by separation_lower_bound (scaling a short one up first, exactly), or 0 for
+/// zero (an unused direction) and non-finite ones.
+template <int Dim> double inverse_length(Vec<Dim>& v)
+{
+    double vv = v.squaredNorm();
+    if (vv < MIN_DIRECTION_NORM2) {
+        v *= 0x1p600; // |v| < 2^-500 stays below 2^100
+        vv = v.squaredNorm();
+    }
+    if (!(vv >= MIN_DIRECTION_NORM2) || !std::isfinite(vv)) {
+        return 0.0;
+    }
+    return 1.0 / std::sqrt(vv);
+}
+
+/// The range of h_k = fl(v.d_k) over each vertex set along a direction; x_0 belongs to A and h_0 = 0.
+struct Extents {
+    double a_low = 0.0, a_high = 0.0;
+    double b_low = std::numeric_limits<double>::infinity(), b_high = -std::numeric_limits<double>::infinity();
+
+    void add(bool in_a, double h)
+    {
+        if (in_a) {
+            a_low = std::min(a_low, h);
+            a_high = std::max(a_high, h);
+        } else {
+            b_low = std::min(b_low, h);
+            b_high = std::max(b_high, h);
+        }
+    }
+    [[nodiscard]] double gap() const { return std::max(a_low - b_high, b_low - a_high); }
+};
+
 /// A lower bound of the distance between the hulls A of x[0, NA) and B of x[NA, N): for a unit vector n,
 /// dist(A, B) >= min_A n.a - max_B n.b (or with A and B swapped), and the best of the given directions is
 /// kept. Error analysis, with d_k = fl(x_k - x_0) and D = max |d_k|: each h_k = fl(v.d_k) is within
 /// (Dim + 3) u |v| D of v.(x_k - x_0) (the difference's rounding, then the dot product's); a difference of
 /// two of them within twice that; so the normalized separation is within 2 (Dim + 3) u D (1 + u), whatever
 /// the direction, plus the relative rounding of |v|^2, its square root, the reciprocal and the product
-/// (below 5 u for Dim <= 3).
+/// (below 5 u for Dim <= 3). That analysis assumes no underflow: a shorter direction is scaled up by 2^600
+/// (exactly) until |v|^2 >= MIN_DIRECTION_NORM2, so that |v|^2 and its square root keep their relative rounding
+/// (a subnormal |v|^2 can be off by 2^-15 and overstate the separation by as much); then 1 / |v| <= 2^500, and
+/// the products that underflow in a gap (at most 2 Dim, each off by at most 2^-1075) move the normalized gap by
+/// less than DIRECTION_UNDERFLOW_SLACK.
 template <int Dim, int NA, int N, std::size_t K>
 double separation_lower_bound(const std::array<Vec<Dim>, N>& x, const std::array<Vec<Dim>, K>& directions)
 {
@@ -110,30 +178,18 @@ double separation_lower_bound(const std::array<Vec<Dim>, N>& x, const std::array
         spread = std::max(spread, d[k].template lpNorm<1>());
     }
     double best = 0.0; // largest gap / |v| over the directions
-    for (const Vec<Dim>& v : directions) {
-        const double vv = v.squaredNorm();
-        if (!(vv > 0.0) || !std::isfinite(vv)) {
-            continue;
-        }
-        // x_0 belongs to A and h_0 = 0.
-        constexpr double inf = std::numeric_limits<double>::infinity();
-        double a_low = 0.0, a_high = 0.0, b_low = inf, b_high = -inf;
-        for (int k = 1; k < N; ++k) {
-            const double h = v.dot(d[k]);
-            if (k < NA) {
-                a_low = std::min(a_low, h);
-                a_high = std::max(a_high, h);
-            } else {
-                b_low = std::min(b_low, h);
-                b_high = std::max(b_high, h);
-            }
-        }
+    for (Vec<Dim> v : directions) {
         // 1 / |v| does not wait for the dot products: it stays off the critical path of the stepping loop.
-        const double gap = std::max(a_low - b_high, b_low - a_high);
-        best = std::max(best, gap * (1.0 / std::sqrt(vv)));
+        const double scale = inverse_length(v);
+        if (scale > 0.0) {
+            Extents extents;
+            for (int k = 1; k < N; ++k) {
+                extents.add(k < NA, v.dot(d[k]));
+            }
+            best = std::max(best, extents.gap() * scale);
+        }
     }
-    const double error = 2 * (Dim + 4) * ROUNDOFF * spread + UNDERFLOW_SLACK;
-    return best * (1 - 8 * ROUNDOFF) - error;
+    return best * (1 - 8 * ROUNDOFF) - separation_error<Dim>(spread);
 }
 
 /// Certified lower bound of (true distance) - min_distance from a separation of the points' hulls.
@@ -153,27 +209,65 @@ double gap_lower_bound(const ScaledPair<Dim, NA, NB>& pair, double t, Directions
     return gap_from_separation(pair, separation_lower_bound<Dim, NA, NA + NB>(x, directions(x)));
 }
 
-/// True when the pair provably stays more than min_distance apart for all t in [0, 1]: under linear motion
-/// a primitive stays inside the hull of its vertices' start and end positions, so a direction (one of those
-/// offered at t = 0, `start`) that separates the two hulls by more than min_distance rules out any contact.
+/// Certified lower bounds of (true distance) - min_distance at t = 0 and over the whole of t in [0, 1].
+struct StartGaps {
+    double start = 0.0;
+    double swept = 0.0; ///< > 0: the pair provably stays more than min_distance apart throughout
+};
+
+/// The gaps at t = 0 and over the step, from the directions offered at t = 0. Under linear motion a primitive
+/// stays inside the hull of its vertices' start and end positions, so a direction that separates the two hulls
+/// by more than min_distance rules out any contact. The hulls' bound is separation_lower_bound's over the start
+/// and end positions together (differences from the start of x_0 as for the start alone, D over all of them):
+/// the start positions' projections serve both. The search stops at the first direction that proves the pair
+/// apart; `start` is then the bound from the directions seen so far (>= swept).
 template <int Dim, int NA, int NB, std::size_t K>
-bool swept_hulls_apart(
-    const ScaledPair<Dim, NA, NB>& pair,
-    const std::array<Vec<Dim>, NA + NB>& start,
-    const std::array<Vec<Dim>, K>& directions)
+StartGaps start_gaps(const ScaledPair<Dim, NA, NB>& pair, const std::array<Vec<Dim>, K>& directions)
 {
     constexpr int N = NA + NB;
     const auto end = pair.at(1.0);
-    std::array<Vec<Dim>, 2 * N> hulls; // the first primitive's start and end positions, then the second's
-    for (int i = 0; i < NA; ++i) {
-        hulls[i] = start[i];
-        hulls[NA + i] = end[i];
+    std::array<Vec<Dim>, N> d, e; // start and end positions minus the start of x_0
+    double spread_start = 0.0, spread_end = 0.0;
+    for (int k = 0; k < N; ++k) {
+        d[k] = pair.x0[k] - pair.x0[0];
+        e[k] = end[k] - pair.x0[0];
+        spread_start = std::max(spread_start, d[k].template lpNorm<1>());
+        spread_end = std::max(spread_end, e[k].template lpNorm<1>());
     }
-    for (int i = 0; i < NB; ++i) {
-        hulls[2 * NA + i] = start[NA + i];
-        hulls[2 * NA + NB + i] = end[NA + i];
+    const double error_start = separation_error<Dim>(spread_start);
+    const double error_swept = separation_error<Dim>(std::max(spread_start, spread_end));
+    StartGaps gaps;
+    double best_start = 0.0, best_swept = 0.0; // largest gap / |v| over the directions
+    for (Vec<Dim> v : directions) {
+        const double scale = inverse_length(v);
+        if (!(scale > 0.0)) {
+            continue;
+        }
+        Extents at_start;
+        for (int k = 1; k < N; ++k) {
+            at_start.add(k < NA, v.dot(d[k]));
+        }
+        Extents swept = at_start;
+        for (int k = 0; k < N; ++k) {
+            swept.add(k < NA, v.dot(e[k]));
+        }
+        best_start = std::max(best_start, at_start.gap() * scale);
+        best_swept = std::max(best_swept, swept.gap() * scale);
+        gaps.swept = gap_from_separation(pair, best_swept * (1 - 8 * ROUNDOFF) - error_swept);
+        if (gaps.swept > 0.0) {
+            break;
+        }
     }
-    return gap_from_separation(pair, separation_lower_bound<Dim, 2 * NA, 2 * N>(hulls, directions)) > 0.0;
+    gaps.start = gap_from_separation(pair, best_start * (1 - 8 * ROUNDOFF) - error_start);
+    return gaps;
+}
+
+/// True when the pair provably stays more than min_distance apart for all t in [0, 1] (start_gaps), for the
+/// directions offered at t = 0.
+template <int Dim, int NA, int NB, std::size_t K>
+bool swept_hulls_apart(const ScaledPair<Dim, NA, NB>& pair, const std::array<Vec<Dim>, K>& directions)
+{
+    return start_gaps(pair, directions).swept > 0.0;
 }
 
 [[nodiscard]] inline bool valid(const AdditiveCcdOptions& o)
@@ -193,10 +287,11 @@ AdditiveCcdResult additive_ccd(
     Directions directions)
 {
     AdditiveCcdResult result;
-    const auto all_finite = [](const auto& points) {
-        return std::all_of(points.begin(), points.end(), [](const auto& x) { return x.allFinite(); });
-    };
-    if (!valid(options) || !all_finite(at_t0) || !all_finite(second)) {
+    bool finite = true;
+    for (int i = 0; i < NA + NB; ++i) {
+        finite = finite && at_t0[i].allFinite() && second[i].allFinite();
+    }
+    if (!valid(options) || !finite) {
         result.status = AdditiveCcdStatus::INVALID_INPUT;
         result.toi = 0.0;
         return result;
@@ -208,23 +303,22 @@ AdditiveCcdResult additive_ccd(
         result.toi = toi;
         return result;
     };
-    const auto start = pair.at(0.0);
-    const auto start_directions = directions(start);
-    const double initial_gap
-        = gap_from_separation(pair, separation_lower_bound<Dim, NA, NA + NB>(start, start_directions));
-    if (!(initial_gap > 0.0)) {
-        return stop(AdditiveCcdStatus::INITIALLY_TOUCHING, 0.0);
-    }
     // Not in the paper: most candidate pairs of a mesh never come close, and one separating direction for the
     // whole step proves it at once (fewer steps, and no false positive for them).
-    if (swept_hulls_apart(pair, start, start_directions)) {
+    const StartGaps start = start_gaps(pair, directions(pair.x0));
+    if (start.swept > 0.0) {
         return stop(AdditiveCcdStatus::SEPARATED, options.t_max);
+    }
+    const double initial_gap = start.start;
+    if (!(initial_gap > 0.0)) {
+        return stop(AdditiveCcdStatus::INITIALLY_TOUCHING, 0.0);
     }
     const double stop_gap = options.eta * initial_gap;
     // Step fraction rounded down: covers the rounding of 1 - eta and of the products below.
     const double fraction = (1 - options.eta) * (1 - 8 * ROUNDOFF);
     // 1 / l_p rounded down: a multiplication in the loop instead of a division (l_p >= UNDERFLOW_SLACK > 0).
-    const double inverse_speed = (1.0 / pair.speed_bound) * (1 - 2 * ROUNDOFF);
+    const double speed_bound = pair.speed_bound();
+    const double inverse_speed = (1.0 / speed_bound) * (1 - 2 * ROUNDOFF);
     double t = 0.0, gap = initial_gap;
     while (true) {
         if (result.iterations >= options.max_iterations) {
@@ -232,7 +326,7 @@ AdditiveCcdResult additive_ccd(
         }
         // Rounding t + step adds at most 2^-54 (t <= 1) to the step; the eta share of the gap kept in
         // reserve must cover what the fastest point travels in that time.
-        if (!(pair.speed_bound * 0x1p-52 < options.eta * gap * (1 - 2 * ROUNDOFF))) {
+        if (!(speed_bound * 0x1p-52 < options.eta * gap * (1 - 2 * ROUNDOFF))) {
             return stop(AdditiveCcdStatus::ITERATION_LIMIT, t);
         }
         const double t_next = t + fraction * gap * inverse_speed;

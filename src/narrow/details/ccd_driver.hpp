@@ -34,12 +34,10 @@ template <class Terms> [[nodiscard]] bool swept_hulls_apart(const QueryMotion& m
     constexpr bool vertex_face = std::is_same_v<Terms, VertexFaceTerms>;
     if constexpr (vertex_face) {
         const ScaledPair<3, 1, 3> pair(motion.start, motion.end, false, 0.0);
-        const auto start = pair.at(0.0);
-        return swept_hulls_apart(pair, start, VertexFaceDirections {}(start));
+        return swept_hulls_apart(pair, VertexFaceDirections {}(pair.x0));
     } else {
         const ScaledPair<3, 2, 2> pair(motion.start, motion.end, false, 0.0);
-        const auto start = pair.at(0.0);
-        return swept_hulls_apart(pair, start, EdgeEdgeDirections {}(start));
+        return swept_hulls_apart(pair, EdgeEdgeDirections {}(pair.x0));
     }
 }
 
