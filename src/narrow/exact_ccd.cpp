@@ -4,6 +4,9 @@
 #include <ccdkit/core/filtered_double.hpp>
 
 #include <algorithm>
+#include <limits>
+#include <cstdint>
+#include <bit>
 #include <cmath>
 
 namespace ccdkit::details {
@@ -18,31 +21,53 @@ namespace {
         return IntegerPoly(std::vector<mpz_class>(p.c.begin(), p.c.end()));
     }
 
+    /// A finite double as m 2^e with m an integer of at most 53 bits, odd unless zero.
+    struct ScaledInteger {
+        std::int64_t m = 0;
+        int e = 0;
+    };
+    ScaledInteger split(double x)
+    {
+        if (x == 0.0) {
+            return {};
+        }
+        int exponent = 0;
+        const double mantissa = std::frexp(x, &exponent); // x = mantissa 2^exponent, 0.5 <= |mantissa| < 1
+        auto m = static_cast<std::int64_t>(std::ldexp(mantissa, 53));
+        const int zeros = std::countr_zero(static_cast<std::uint64_t>(m));
+        return { m >> zeros, exponent - 53 + zeros };
+    }
+
     /// Coordinates as exact power-basis polynomials x0 + t (x1 - x0), all scaled by one power of two that
     /// makes them integers. The contact polynomials are homogeneous in the coordinates, so a common positive
     /// scale changes none of their signs or roots.
     QueryPoints<mpz_class, 1> exact_points(const QueryMotion& motion)
     {
-        std::array<std::array<Dyadic, 3>, 8> d;
-        unsigned long shift = 0;
+        std::array<std::array<ScaledInteger, 3>, 8> d;
+        int lowest = std::numeric_limits<int>::max();
         for (int i = 0; i < 8; ++i) {
             const Eigen::Vector3d& p = i < 4 ? motion.start[i] : motion.end[i - 4];
             for (int k = 0; k < 3; ++k) {
-                d[i][k] = Dyadic::from_double(p[k]);
-                shift = std::max(shift, d[i][k].shift);
+                d[i][k] = split(p[k]);
+                if (d[i][k].m != 0) {
+                    lowest = std::min(lowest, d[i][k].e);
+                }
             }
         }
-        const auto integer = [&](int i, int k) {
-            mpz_class n = d[i][k].num;
-            mpz_mul_2exp(n.get_mpz_t(), n.get_mpz_t(), shift - d[i][k].shift);
-            return n;
+        const auto integer = [&](mpz_class& n, int i, int k) {
+            n = static_cast<long>(d[i][k].m);
+            if (d[i][k].m != 0) {
+                mpz_mul_2exp(n.get_mpz_t(), n.get_mpz_t(), static_cast<unsigned long>(d[i][k].e - lowest));
+            }
         };
         QueryPoints<mpz_class, 1> x;
         for (int i = 0; i < 4; ++i) {
             const auto linear = [&](int k) {
-                mpz_class x0 = integer(i, k);
-                mpz_class x1 = integer(i + 4, k);
-                return Poly<mpz_class, 1> { { x0, x1 - x0 } };
+                Poly<mpz_class, 1> line;
+                integer(line.c[0], i, k);
+                integer(line.c[1], i + 4, k);
+                line.c[1] -= line.c[0];
+                return line;
             };
             x[i] = { linear(0), linear(1), linear(2) };
         }
