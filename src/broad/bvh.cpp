@@ -190,17 +190,25 @@ void Bvh::query(
         const Aabb& box = queries[q];
         const FloatBox query_box = outward(box);
         const auto query_id = static_cast<std::int32_t>(first_query_id + q);
+        // Nodes are tested before they are pushed: the stack holds only overlapping ones.
+        const auto wanted = [&](std::int32_t node) {
+            const Node& n = nodes_[static_cast<std::size_t>(node)];
+            return overlaps(n.box, query_box) && !(self && n.max_index <= query_id);
+        };
         std::size_t top = 0;
-        stack[top++] = 0;
+        if (wanted(0)) {
+            stack[top++] = 0;
+        }
         while (top > 0) {
             const std::int32_t node = stack[--top];
             const Node& n = nodes_[static_cast<std::size_t>(node)];
-            if (!overlaps(n.box, query_box) || (self && n.max_index <= query_id)) {
-                continue;
-            }
             if (n.count == 0) {
-                stack[top++] = n.first;
-                stack[top++] = node + 1;
+                if (wanted(n.first)) {
+                    stack[top++] = n.first;
+                }
+                if (wanted(node + 1)) {
+                    stack[top++] = node + 1;
+                }
                 continue;
             }
             for (std::int32_t k = n.first; k < n.first + n.count; ++k) {
