@@ -41,28 +41,35 @@ namespace {
 
     std::string microseconds(double ns) { return fmt::format("{:.3f}", ns / 1000.0); }
 
-    void print_table(const std::string& method, const std::vector<QuerySetStats>& sets)
+    constexpr std::string_view ROW_FORMAT
+        = "{:<48} {:>{}} {:>7} {:>6} {:>5} {:>5} {:>9} {:>9} {:>9} {:>10} {:>7} {:>6} {:>6}\n";
+
+    void print_row(const QuerySetStats& s, const std::string& kind, std::size_t kind_width)
     {
-        std::size_t kind_width = 2;
+        std::string path = s.path;
+        if (path.size() > 48) {
+            path = "…" + path.substr(path.size() - 47);
+        }
+        const bool truth = s.with_truth == s.queries;
+        fmt::print(
+            fmt::runtime(ROW_FORMAT), path, kind, kind_width, s.queries, s.positives,
+            truth ? std::to_string(s.false_positives) : "-", truth ? std::to_string(s.false_negatives) : "-",
+            microseconds(s.mean_ns), microseconds(s.median_ns), microseconds(s.p99_ns), microseconds(s.max_ns),
+            s.decided_by_filter + s.decided_by_float, s.decided_by_double_double, s.decided_by_exact);
+    }
+
+    void print_table(const std::string& method, const std::vector<QuerySetStats>& sets, const QuerySetStats& all)
+    {
+        std::size_t kind_width = 3;
         for (const auto& s : sets) {
             kind_width = std::max(kind_width, kind_name(s.kind).size());
         }
         fmt::print("method {}\n", method);
         fmt::print(
-            "{:<48} {:>{}} {:>7} {:>6} {:>5} {:>5} {:>9} {:>9} {:>9} {:>10} {:>7} {:>6} {:>6}\n", "set", "", kind_width,
-            "queries", "pos", "FP", "FN", "mean µs", "median µs", "p99 µs", "max µs", "filter", "dd", "exact");
+            fmt::runtime(ROW_FORMAT), "set", "", kind_width, "queries", "pos", "FP", "FN", "mean µs", "median µs",
+            "p99 µs", "max µs", "filter", "dd", "exact");
         for (const auto& s : sets) {
-            std::string path = s.path;
-            if (path.size() > 48) {
-                path = "…" + path.substr(path.size() - 47);
-            }
-            const bool truth = s.with_truth == s.queries;
-            fmt::print(
-                "{:<48} {:>{}} {:>7} {:>6} {:>5} {:>5} {:>9} {:>9} {:>9} {:>10} {:>7} {:>6} {:>6}\n", path,
-                kind_name(s.kind), kind_width, s.queries, s.positives, truth ? std::to_string(s.false_positives) : "-",
-                truth ? std::to_string(s.false_negatives) : "-", microseconds(s.mean_ns), microseconds(s.median_ns),
-                microseconds(s.p99_ns), microseconds(s.max_ns), s.decided_by_filter + s.decided_by_float,
-                s.decided_by_double_double, s.decided_by_exact);
+            print_row(s, kind_name(s.kind), kind_width);
             // The space-time model differs from the linear one on thousands of queries: name a few.
             constexpr std::size_t MAX_LISTED = 10;
             for (std::size_t i = 0; i < std::min(s.misses.size(), MAX_LISTED); ++i) {
@@ -72,32 +79,40 @@ namespace {
                 fmt::print("    ... and {} more false negatives\n", s.misses.size() - MAX_LISTED);
             }
         }
+        if (sets.size() > 1) {
+            print_row(all, "all", kind_width);
+        }
     }
 
-    nlohmann::json to_json(const std::string& method, const std::vector<QuerySetStats>& sets)
+    nlohmann::json stats_json(const QuerySetStats& s, const std::string& kind)
+    {
+        return {
+            { "path", s.path },
+            { "kind", kind },
+            { "queries", s.queries },
+            { "positives", s.positives },
+            { "false_positives", s.false_positives },
+            { "false_negatives", s.false_negatives },
+            { "with_truth", s.with_truth },
+            { "mean_ns", s.mean_ns },
+            { "median_ns", s.median_ns },
+            { "p99_ns", s.p99_ns },
+            { "max_ns", s.max_ns },
+            { "decided_by",
+              { { "filter", s.decided_by_filter },
+                { "double_double", s.decided_by_double_double },
+                { "exact", s.decided_by_exact },
+                { "float", s.decided_by_float } } },
+        };
+    }
+
+    nlohmann::json to_json(const std::string& method, const std::vector<QuerySetStats>& sets, const QuerySetStats& all)
     {
         nlohmann::json j_sets = nlohmann::json::array();
         for (const auto& s : sets) {
-            j_sets.push_back({
-                { "path", s.path },
-                { "kind", kind_name(s.kind) },
-                { "queries", s.queries },
-                { "positives", s.positives },
-                { "false_positives", s.false_positives },
-                { "false_negatives", s.false_negatives },
-                { "with_truth", s.with_truth },
-                { "mean_ns", s.mean_ns },
-                { "median_ns", s.median_ns },
-                { "p99_ns", s.p99_ns },
-                { "max_ns", s.max_ns },
-                { "decided_by",
-                  { { "filter", s.decided_by_filter },
-                    { "double_double", s.decided_by_double_double },
-                    { "exact", s.decided_by_exact },
-                    { "float", s.decided_by_float } } },
-            });
+            j_sets.push_back(stats_json(s, kind_name(s.kind)));
         }
-        return { { "method", method }, { "sets", j_sets } };
+        return { { "method", method }, { "sets", j_sets }, { "all", stats_json(all, "all") } };
     }
 
     void run(const QueriesOptions& opt)
@@ -124,8 +139,9 @@ namespace {
             Progress progress("queries (" + method + ")");
             const auto sets = run_query_sets(
                 files, options, [&](std::size_t done, std::size_t total) { progress.update(done, total); });
-            print_table(method, sets);
-            runs.push_back(to_json(method, sets));
+            const QuerySetStats all = pooled(sets, "all sets");
+            print_table(method, sets, all);
+            runs.push_back(to_json(method, sets, all));
         }
         if (!opt.json_path.empty()) {
             std::ofstream out = open_output(opt.json_path);

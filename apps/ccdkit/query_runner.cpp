@@ -20,13 +20,26 @@ namespace {
         return std::chrono::duration<double, std::nano>(stop - start).count();
     }
 
-    double percentile(std::vector<double> sorted, double q)
+    double percentile(const std::vector<double>& sorted, double q)
     {
         if (sorted.empty()) {
             return 0.0;
         }
         const auto i = static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
         return sorted[std::min(i, sorted.size() - 1)];
+    }
+
+    /// Stores the times (sorted) and their statistics.
+    void set_times(QuerySetStats& stats, std::vector<double> times)
+    {
+        std::sort(times.begin(), times.end());
+        if (!times.empty()) {
+            stats.mean_ns = std::accumulate(times.begin(), times.end(), 0.0) / static_cast<double>(times.size());
+            stats.median_ns = percentile(times, 0.5);
+            stats.p99_ns = percentile(times, 0.99);
+            stats.max_ns = times.back();
+        }
+        stats.times_ns = std::move(times);
     }
 } // namespace
 
@@ -91,16 +104,31 @@ std::vector<QuerySetStats> run_query_sets(
                 }
             }
         }
-        std::sort(times.begin(), times.end());
-        if (!times.empty()) {
-            stats.mean_ns = std::accumulate(times.begin(), times.end(), 0.0) / static_cast<double>(times.size());
-            stats.median_ns = percentile(times, 0.5);
-            stats.p99_ns = percentile(times, 0.99);
-            stats.max_ns = times.back();
-        }
+        set_times(stats, std::move(times));
         all.push_back(std::move(stats));
     }
     progress(done, total);
+    return all;
+}
+
+QuerySetStats pooled(const std::vector<QuerySetStats>& sets, std::string path)
+{
+    QuerySetStats all;
+    all.path = std::move(path);
+    std::vector<double> times;
+    for (const auto& s : sets) {
+        all.queries += s.queries;
+        all.positives += s.positives;
+        all.false_positives += s.false_positives;
+        all.false_negatives += s.false_negatives;
+        all.with_truth += s.with_truth;
+        all.decided_by_filter += s.decided_by_filter;
+        all.decided_by_double_double += s.decided_by_double_double;
+        all.decided_by_exact += s.decided_by_exact;
+        all.decided_by_float += s.decided_by_float;
+        times.insert(times.end(), s.times_ns.begin(), s.times_ns.end());
+    }
+    set_times(all, std::move(times));
     return all;
 }
 

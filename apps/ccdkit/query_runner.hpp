@@ -19,7 +19,12 @@ struct QuerySetStats {
     double mean_ns = 0, median_ns = 0, p99_ns = 0, max_ns = 0;
     std::size_t decided_by_filter = 0, decided_by_double_double = 0, decided_by_exact = 0, decided_by_float = 0;
     std::vector<std::string> misses; ///< `file:line` of each false negative, for the report
+    std::vector<double> times_ns; ///< every query's time, in increasing order
 };
+
+/// The sets taken together: counts added, times pooled (so the percentiles and the maximum are over every
+/// query of every set). `path` names the whole.
+[[nodiscard]] QuerySetStats pooled(const std::vector<QuerySetStats>& sets, std::string path);
 
 /// Runs every query of the given files with one method, grouping files by (folder, kind).
 /// `progress(done, total)` is called now and then.

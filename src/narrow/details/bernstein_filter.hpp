@@ -69,17 +69,23 @@ template <class T, int D> CoefficientSigns classify(const Poly<T, D>& p)
 /// coefficient at zero, which no filter can certify, and would send the query to the exact stage.
 inline constexpr double SPLIT = 63.0 / 128.0;
 
+/// Limits of a filter's work: the subdivision depth, and how often an interval around a root may be shrunk
+/// while the inside polynomials stay undecided there.
+struct BernsteinFilterLimits {
+    int max_depth = 0;
+    int max_root_steps = 0;
+};
+
 template <class Terms, class T> class BernsteinFilter {
 public:
-    /// How often an interval around a root may be shrunk while the inside polynomials stay undecided there.
-    static constexpr int MAX_ROOT_STEPS = 10;
+    using Limits = BernsteinFilterLimits;
 
     /// Every contact polynomial depends on differences of the points only, so the filter works on the
     /// positions relative to point 0: one rounding each, and error bounds that scale with the (often much
     /// smaller) distances between the points instead of their distance from the origin.
-    BernsteinFilter(const QueryMotion& motion, double tolerance, int max_depth)
+    BernsteinFilter(const QueryMotion& motion, double tolerance, Limits limits)
         : tolerance_(tolerance)
-        , max_depth_(max_depth)
+        , limits_(limits)
     {
         for (int i = 0; i < 4; ++i) {
             for (int k = 0; k < 3; ++k) {
@@ -136,7 +142,7 @@ private:
             break;
         }
         const double mid = l + SPLIT * (r - l);
-        if (depth >= max_depth_ || !(l < mid && mid < r)) {
+        if (depth >= limits_.max_depth || !(l < mid && mid < r)) {
             return { FilterVerdict::UNDECIDED, l, r };
         }
         const FilterOutcome left = classify_interval(l, mid, depth + 1);
@@ -167,7 +173,7 @@ private:
                 return narrow_root(l, r, sign_at_l);
             }
             const double mid = l + SPLIT * (r - l);
-            if (hopeless || step == MAX_ROOT_STEPS || !(l < mid && mid < r)) {
+            if (hopeless || step == limits_.max_root_steps || !(l < mid && mid < r)) {
                 return { FilterVerdict::UNDECIDED, l, r, true, sign_at_l };
             }
             const int s = sign_of_coplanarity_at(mid);
@@ -203,7 +209,7 @@ private:
 
     std::array<std::array<double, 3>, 4> start_, end_; ///< positions relative to point 0
     double tolerance_;
-    int max_depth_;
+    Limits limits_;
 };
 
 } // namespace ccdkit::details

@@ -20,10 +20,13 @@
 
 namespace ccdkit::details {
 
-/// Subdivision depth of the filters. Beyond this the intervals are so small that an undecided one is
-/// almost surely degenerate (an exact root on a split point, coplanar motion), which is the exact stage's job.
-inline constexpr int FILTER_MAX_DEPTH = 8;
-inline constexpr int FLOAT_MAX_DEPTH = 12;
+/// Work limits of the filters. Beyond the depth the intervals are so small that an undecided one is almost
+/// surely degenerate (an exact root on a split point, coplanar motion), which is the exact stage's job. Around
+/// a root, the certified filter hands over to the double-double stage after a few steps (more cost it more
+/// than that stage does); bsc-float has no later stage, so it keeps shrinking longer before it reports an
+/// undecided root as a contact.
+inline constexpr BernsteinFilterLimits FILTER_LIMITS { .max_depth = 8, .max_root_steps = 10 };
+inline constexpr BernsteinFilterLimits FLOAT_LIMITS { .max_depth = 12, .max_root_steps = 40 };
 /// How often the filter may resume after handing a stretch of time to the exact stage.
 inline constexpr int FILTER_ROUNDS = 3;
 
@@ -66,9 +69,8 @@ template <class Terms, class ContactData>
     const std::optional<QueryMotion> unit = motion.scaled_to_unit();
     if (options.method == CcdMethod::BSC_FLOAT) {
         result.decided_by = DecidedBy::FLOAT;
-        const FilterOutcome f
-            = BernsteinFilter<Terms, double>(unit ? *unit : motion, options.tolerance, FLOAT_MAX_DEPTH)
-                  .run(0.0, options.t_max);
+        const FilterOutcome f = BernsteinFilter<Terms, double>(unit ? *unit : motion, options.tolerance, FLOAT_LIMITS)
+                                    .run(0.0, options.t_max);
         // Floating point cannot tell a graze from a miss: undecided counts as contact (conservative).
         if (f.verdict != FilterVerdict::SEPARATED) {
             report_contact(f.toi_lower, f.toi_upper, f.toi_upper == 0.0);
@@ -78,7 +80,7 @@ template <class Terms, class ContactData>
 
     // The filter's error bounds hold for unit-scaled coordinates only; without them everything is exact.
     const std::optional<BernsteinFilter<Terms, FilteredDouble>> filter = unit
-        ? std::optional(BernsteinFilter<Terms, FilteredDouble>(*unit, options.tolerance, FILTER_MAX_DEPTH))
+        ? std::optional(BernsteinFilter<Terms, FilteredDouble>(*unit, options.tolerance, FILTER_LIMITS))
         : std::nullopt;
     std::optional<DoubleDoubleStage<Terms>> second;
     std::optional<ExactCcd<Terms>> exact;
