@@ -84,9 +84,18 @@ void Bvh::build(std::span<const Aabb> boxes)
     std::iota(index_.begin(), index_.end(), 0);
     boxes_.resize(boxes.size());
     nodes_.assign(count == 0 ? 0 : static_cast<std::size_t>(subtree_nodes(count)), Node {});
+    // Centers once, not at every level and comparison of the build (half the sum: no overflow near the largest double).
+    centers_.resize(boxes.size());
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, boxes.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+            for (std::size_t k = r.begin(); k != r.end(); ++k) {
+                centers_[k] = boxes[k].min * 0.5 + boxes[k].max * 0.5;
+            }
+        });
     if (count > 0) {
         build_node(0, 0, count, boxes);
     }
+    centers_ = {};
 }
 
 void Bvh::build_node(std::int32_t node, std::int32_t begin, std::int32_t end, std::span<const Aabb> input)
@@ -103,13 +112,10 @@ void Bvh::build_node(std::int32_t node, std::int32_t begin, std::int32_t end, st
         return;
     }
     // Split at the median center along the axis where the centers spread most.
-    const auto center = [&](std::int32_t i) {
-        const Aabb& b = input[static_cast<std::size_t>(i)];
-        return b.min * 0.5 + b.max * 0.5; // no overflow near the largest double
-    };
+    const auto center = [&](std::int32_t i) -> const Eigen::Array3d& { return centers_[static_cast<std::size_t>(i)]; };
     Eigen::Array3d low = center(index_[static_cast<std::size_t>(begin)]), high = low;
     for (std::int32_t k = begin + 1; k < end; ++k) {
-        const Eigen::Array3d c = center(index_[static_cast<std::size_t>(k)]);
+        const Eigen::Array3d& c = center(index_[static_cast<std::size_t>(k)]);
         low = low.min(c);
         high = high.max(c);
     }
@@ -117,10 +123,8 @@ void Bvh::build_node(std::int32_t node, std::int32_t begin, std::int32_t end, st
     (high - low).maxCoeff(&axis);
     const std::int32_t middle = begin + count / 2;
     std::nth_element(
-        index_.begin() + begin, index_.begin() + middle, index_.begin() + end, [&](std::int32_t a, std::int32_t b) {
-            const Aabb &x = input[static_cast<std::size_t>(a)], &y = input[static_cast<std::size_t>(b)];
-            return x.min[axis] * 0.5 + x.max[axis] * 0.5 < y.min[axis] * 0.5 + y.max[axis] * 0.5;
-        });
+        index_.begin() + begin, index_.begin() + middle, index_.begin() + end,
+        [&](std::int32_t a, std::int32_t b) { return center(a)[axis] < center(b)[axis]; });
 
     const std::int32_t left = node + 1;
     const std::int32_t right = left + subtree_nodes(middle - begin);

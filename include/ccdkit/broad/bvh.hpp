@@ -54,6 +54,7 @@ private:
     std::vector<Node> nodes_;
     std::vector<Aabb> boxes_; ///< the built boxes in leaf order
     std::vector<std::int32_t> index_; ///< index_[k]: input index of boxes_[k]
+    std::vector<Eigen::Array3d> centers_; ///< the input boxes' centers, during build() only
 };
 
 } // namespace ccdkit
