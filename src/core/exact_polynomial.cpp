@@ -283,7 +283,7 @@ IntegerPoly square_free_part(const IntegerPoly& p)
 
 SturmSequence::SturmSequence(const IntegerPoly& square_free)
 {
-    sequence_.push_back(square_free.primitive_part());
+    sequence_.push_back(square_free);
     if (square_free.degree() <= 0) {
         return;
     }
@@ -506,9 +506,10 @@ std::vector<AlgebraicNumber> real_roots(const IntegerPoly& p, const Dyadic& lowe
     if (p.degree() <= 0) {
         return roots;
     }
-    IntegerPoly q = p.primitive_part();
     // Descartes' rule on the Bernstein coefficients settles most cases without a Sturm sequence: no sign
-    // change means no root inside, one sign change exactly one (simple) root.
+    // change means no root inside, one sign change exactly one (simple) root. (Signs do not depend on the
+    // content, so the primitive part waits for the Sturm sequence, whose remainders it keeps short.)
+    IntegerPoly q = p;
     if (compare(lower, upper) < 0) {
         const std::vector<mpz_class> b = bernstein_coefficients(q, lower, upper);
         if (sgn(b.front()) != 0 && sgn(b.back()) != 0) {
@@ -530,6 +531,7 @@ std::vector<AlgebraicNumber> real_roots(const IntegerPoly& p, const Dyadic& lowe
     }
     // The Sturm sequence of p is the remainder sequence of p and p': it ends in gcd(p, p'), which is a
     // constant exactly when p is square-free (the common case, which so needs no separate gcd).
+    q = q.primitive_part();
     std::optional<SturmSequence> sturm(std::in_place, q);
     if (sturm->last().degree() > 0) {
         q = pseudo_divide(q, sturm->last()).quotient.primitive_part();
