@@ -411,7 +411,7 @@ IntegerPoly vanishing_at(const Dyadic& d)
 
 TEST(ExactPolynomial, RefinementAndSignsAtConstructedRoots)
 {
-    // alpha = sqrt(n) / s, a root of s^2 t^2 - n (n not a square), among the roots of (s^2 t^2 - n) times
+    // alpha = +-sqrt(n) / s, a root of s^2 t^2 - n (n not a square), among the roots of (s^2 t^2 - n) times
     // rational and other quadratic factors. Signs at alpha of: multiples of that quadratic (0), linear
     // polynomials vanishing at rationals just below and above alpha (+1 and -1, however close), and those
     // plus a multiple of the quadratic (the pseudo-remainder path).
@@ -441,14 +441,14 @@ TEST(ExactPolynomial, RefinementAndSignsAtConstructedRoots)
             ASSERT_TRUE(isolates(root));
             // Is this root +-sqrt(n) / s? Its interval holds exactly one root of q; check against the quadratic.
             const mpq_class lo = root.lower.to_rational(), hi = root.upper.to_rational();
-            const bool positive = sgn(lo) > 0;
-            const bool negative = sgn(hi) < 0;
-            if (!positive && !negative) {
+            if (sgn(lo) <= 0 && sgn(hi) >= 0) {
                 root.refine(dyadic(1, 20));
             }
             const mpq_class l2 = root.lower.to_rational(), h2 = root.upper.to_rational();
-            if (root.is_dyadic() || !(sgn(l2) > 0 && l2 * l2 < root_squared && h2 * h2 > root_squared)) {
-                continue; // not the positive root of the quadratic (or its interval also holds it: skip)
+            const bool plus = sgn(l2) > 0 && l2 * l2 < root_squared && h2 * h2 > root_squared;
+            const bool minus = sgn(h2) < 0 && h2 * h2 < root_squared && l2 * l2 > root_squared;
+            if (root.is_dyadic() || !(plus || minus)) {
+                continue; // not a root of the quadratic
             }
             AlgebraicNumber alpha = root;
             // Random refinement steps, from a random subdivision count: the interval only shrinks, and isolates.
@@ -486,4 +486,31 @@ TEST(ExactPolynomial, RefinementAndSignsAtConstructedRoots)
         }
     }
     EXPECT_GT(checked, 200);
+}
+
+TEST(ExactPolynomial, RefinementWithTheRootAtAnEndsEdge)
+{
+    // The secant's guess falls outside the pieces (clamped to the first or the last) when the root lies
+    // within 2^-100 of an end of the interval; curved polynomials make the guess miss.
+    const mpz_class big = mpz_class(1) << 100;
+    const std::vector<IntegerPoly> polys {
+        IntegerPoly(std::vector<mpz_class> { -1, big }), // root 2^-100
+        IntegerPoly(std::vector<mpz_class> { 1 - big, big }), // root 1 - 2^-100
+        IntegerPoly(std::vector<mpz_class> { -1, 0, big }), // root 2^-50
+        IntegerPoly(std::vector<mpz_class> { -1, 0, 0, 0, 0, big }), // root 2^-20
+        IntegerPoly(std::vector<mpz_class> { 1 - big * big, 0, big * big }), // root just below 1
+    };
+    for (const IntegerPoly& q : polys) {
+        for (const unsigned long bits : { 2UL, 3UL, 16UL, 64UL }) {
+            AlgebraicNumber alpha { q, dyadic(0, 0), dyadic(1, 0) };
+            alpha.refinement_bits = bits;
+            ASSERT_TRUE(isolates(alpha));
+            for (int step = 0; step < 8 && !alpha.is_dyadic(); ++step) {
+                alpha.shrink();
+                ASSERT_TRUE(isolates(alpha)) << "degree " << q.degree() << ", bits " << bits << ", step " << step;
+            }
+            alpha.refine(dyadic(1, 200));
+            ASSERT_TRUE(isolates(alpha));
+        }
+    }
 }
