@@ -489,11 +489,26 @@ std::vector<mpz_class> bernstein_coefficients(const IntegerPoly& p, const Dyadic
         }
     }
     std::vector<mpz_class> bernstein(d + 1);
+    // The recurrence's largest product used, C(d - 1, m - 1) d, fits in 64 bits up to degree 62 (C(62, 31) 63
+    // does not); beyond that the binomials are GMP numbers.
+    constexpr std::size_t MACHINE_BINOMIALS = 62;
+    if (d > MACHINE_BINOMIALS) {
+        mpz_class binomial;
+        for (std::size_t m = 0; m <= d; ++m) {
+            for (std::size_t j = 0; j <= m; ++j) {
+                mpz_bin_uiui(binomial.get_mpz_t(), d - j, m - j);
+                mpz_addmul(bernstein[m].get_mpz_t(), c[j].get_mpz_t(), binomial.get_mpz_t());
+            }
+        }
+        return bernstein;
+    }
     for (std::size_t m = 0; m <= d; ++m) {
         unsigned long binomial = 1; // C(d - j, m - j), from j = m down
         for (std::size_t j = m + 1; j-- > 0;) {
             mpz_addmul_ui(bernstein[m].get_mpz_t(), c[j].get_mpz_t(), binomial);
-            binomial = binomial * (d - j + 1) / (m - j + 1); // C(d - j + 1, m - j + 1)
+            if (j > 0) {
+                binomial = binomial * (d - j + 1) / (m - j + 1); // C(d - j + 1, m - j + 1)
+            }
         }
     }
     return bernstein;

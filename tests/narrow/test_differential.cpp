@@ -4,8 +4,10 @@
 #include "narrow/ccd_test_support.hpp"
 #include "support/query_generator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <random>
 
 using namespace ccdkit;
@@ -59,3 +61,81 @@ TEST_P(Differential, ExactAgreesWithOracle)
 }
 
 INSTANTIATE_TEST_SUITE_P(Shards, Differential, ::testing::Range(0, SHARDS));
+
+namespace {
+
+/// Queries whose eight points stay in one plane throughout (the coplanarity polynomial is identically zero):
+/// the exact stage's coplanar path, where the candidate times are the ends and the roots of every contact
+/// term. Coordinates are multiples of 1/8 on a plane through the origin with a dyadic slope (so the points are
+/// exactly coplanar), often coinciding; a few are scaled by 2^-1060 .. 2^1000.
+class CoplanarGenerator {
+public:
+    explicit CoplanarGenerator(std::uint64_t seed)
+        : rng_(seed)
+    {
+    }
+
+    Points next()
+    {
+        static constexpr double SLOPES[] = { 0.0, 0.0, 1.0, -1.0, 0.5, 2.0, -0.25 };
+        const double sx = SLOPES[pick(std::size(SLOPES))], sy = SLOPES[pick(std::size(SLOPES))];
+        const int steps = pick(2) == 0 ? 2 : 8;
+        const int axis = static_cast<int>(pick(3)); // the plane's dependent coordinate
+        Points x;
+        for (auto& p : x) {
+            const double u = coordinate(steps), v = coordinate(steps);
+            p[(axis + 1) % 3] = u;
+            p[(axis + 2) % 3] = v;
+            p[axis] = sx * u + sy * v;
+        }
+        for (int n = static_cast<int>(pick(4)); n > 0; --n) { // shared and static points
+            x[pick(8)] = x[pick(8)];
+        }
+        if (pick(8) == 0) { // down to subnormal coordinates (multiples of 2^-1066 stay exact), up to 2^1003
+            const double s = std::ldexp(1.0, static_cast<int>(pick(2061)) - 1060);
+            for (auto& p : x) {
+                p *= s;
+            }
+        }
+        return x;
+    }
+
+    std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_); }
+
+private:
+    double coordinate(int steps)
+    {
+        return static_cast<double>(static_cast<int>(pick(4 * steps + 1)) - 2 * steps) / steps;
+    }
+
+    std::mt19937_64 rng_;
+};
+
+} // namespace
+
+TEST(DifferentialCoplanar, ExactAgreesWithOracle)
+{
+    // Irrational contact times (roots of the quadratic orientation terms), ties between the roots of different
+    // terms, contacts at the ends, zero-length edges and triangles collapsing mid-step; small and large t_max
+    // and tolerances, so the early stop among the candidates and the certified interval are both exercised.
+    CoplanarGenerator generator(0xc0b1a4eU);
+    const std::size_t count = std::max<std::size_t>(total_queries() / 50, 2000);
+    std::size_t hits = 0, exact_stage = 0, failures = 0;
+    for (std::size_t i = 0; i < count && failures < 10; ++i) {
+        const bool vertex_face = i % 2 == 0;
+        const Points x = generator.next();
+        CcdOptions options;
+        static constexpr double T_MAX[] = { 1.0, 1.0, 0.5, 0.375, 1e-3 };
+        static constexpr double TOLERANCE[] = { 1e-6, 1e-6, 1e-12, 0.25 };
+        options.t_max = T_MAX[generator.pick(std::size(T_MAX))];
+        options.tolerance = TOLERANCE[generator.pick(std::size(TOLERANCE))];
+        const auto agreement = test::agrees_with_oracle(vertex_face, x, options);
+        EXPECT_TRUE(agreement) << "t_max " << options.t_max << ", tolerance " << options.tolerance;
+        failures += !agreement;
+        const CcdResult r = test::run(vertex_face, x, options);
+        hits += r.hit;
+        exact_stage += r.decided_by == DecidedBy::EXACT;
+        EXPECT_EQ(test::run(vertex_face, permuted(vertex_face, x), options).hit, r.hit) << test::describe(x);
+    }
+    std::printf("coplanar: %zu queries, %zu hits, %zu decided by exact arithmetic\n", count, hits, exact_stage);
+}

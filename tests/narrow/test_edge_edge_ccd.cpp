@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 using namespace ccdkit;
 using ccdkit::test::agrees_with_oracle;
@@ -152,6 +153,20 @@ TEST(EdgeEdgeCcd, HugeAndTinyCoordinates)
         EXPECT_FALSE(ee(miss).hit);
         EXPECT_TRUE(agrees_with_oracle(false, grazing));
         EXPECT_TRUE(agrees_with_oracle(false, miss));
+    }
+}
+
+TEST(EdgeEdgeCcd, SubnormalAndHugeCoordinatesInOneQuery)
+{
+    // Edge a from the origin to (2^1000, 0, 0); edge b parallel to y falls through z = 0 at t = 1/4 at
+    // x = the smallest subnormal on either side of a's end at the origin (coordinates over 2000 bits apart).
+    const double tiny = std::numeric_limits<double>::denorm_min(), huge = std::ldexp(1.0, 1000);
+    const V a0(0, 0, 0), a1(huge, 0, 0);
+    for (const auto& [x, touches] : { std::pair { tiny, true }, std::pair { -tiny, false }, std::pair { 0.0, true } }) {
+        SCOPED_TRACE(x);
+        const Points q { a0, a1, V(x, -huge, 1), V(x, huge, 1), a0, a1, V(x, -huge, -3), V(x, huge, -3) };
+        EXPECT_EQ(ee(q).hit, touches);
+        EXPECT_TRUE(agrees_with_oracle(false, q));
     }
 }
 

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 using namespace ccdkit;
 using ccdkit::test::agrees_with_oracle;
@@ -163,6 +164,27 @@ TEST(VertexFaceCcd, HugeAndTinyCoordinates)
         EXPECT_FALSE(vf(miss).hit);
         EXPECT_TRUE(agrees_with_oracle(true, edge));
         EXPECT_TRUE(agrees_with_oracle(true, miss));
+    }
+}
+
+TEST(VertexFaceCcd, SubnormalAndHugeCoordinatesInOneQuery)
+{
+    // The exact stage scales every coordinate to an integer by one power of two: here over 2000 bits apart.
+    // A triangle of legs 2^1000 in z = 0; the vertex falls through z = 0 at t = 1/2 at y = 0 (on the edge
+    // (0,0,0)-(2^1000,0,0)) with x the smallest subnormal on either side of the corner, or the largest.
+    const double tiny = std::numeric_limits<double>::denorm_min(), huge = std::ldexp(1.0, 1000);
+    const Eigen::Vector3d a(0, 0, 0), b(huge, 0, 0), c(0, huge, 0);
+    const auto falling = [&](double x, double y) {
+        return Points { Eigen::Vector3d(x, y, 1), a, b, c, Eigen::Vector3d(x, y, -1), a, b, c };
+    };
+    for (const auto& [x, y, touches] :
+         { std::tuple { tiny, 0.0, true }, std::tuple { -tiny, 0.0, false }, std::tuple { tiny, tiny, true },
+           std::tuple { tiny, -tiny, false }, std::tuple { 0.0, tiny, true }, std::tuple { huge, 0.0, true },
+           std::tuple { huge, tiny, false } }) {
+        SCOPED_TRACE(testing::Message() << x << " " << y);
+        const Points q = falling(x, y);
+        EXPECT_EQ(vf(q).hit, touches);
+        EXPECT_TRUE(agrees_with_oracle(true, q));
     }
 }
 
