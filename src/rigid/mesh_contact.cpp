@@ -23,6 +23,7 @@ namespace ccdkit {
 
 namespace {
 
+    using details::ConvexAnswer;
     using details::FeaturePair;
     using details::MovingSide;
     using details::PairKind;
@@ -381,7 +382,18 @@ namespace {
 
 RigidCcdResult details::mesh_time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options)
 {
-    return ContactSearch(a, b, options).run();
+    RigidCcdStats convex_stats;
+    if (options.method == RigidCcdMethod::CONSERVATIVE && details::convex_pair(a, b)) {
+        ConvexAnswer answer = details::convex_time_of_contact(a, b, options);
+        if (answer.result) {
+            return std::move(*answer.result);
+        }
+        convex_stats = answer.stats;
+    }
+    RigidCcdResult result = ContactSearch(a, b, options).run();
+    result.stats.intervals += convex_stats.intervals;
+    result.stats.pair_tests += convex_stats.pair_tests;
+    return result;
 }
 
 } // namespace ccdkit

@@ -154,6 +154,32 @@ namespace {
         return six_volume / 6.0;
     }
 
+    /// Every vertex within CONVEX_TOLERANCE of the size below every face's plane (computed normal and offsets
+    /// carry a few ulps of |normal| |size|, far inside the tolerance). Faces of zero area: not convex.
+    bool is_convex(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces)
+    {
+        if (vertices.rows() > details::MAX_CONVEX_VERTICES) {
+            return false;
+        }
+        const double size = (vertices.colwise().maxCoeff() - vertices.colwise().minCoeff()).norm();
+        for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+            const Eigen::Vector3d a = vertices.row(faces(f, 0));
+            const Eigen::Vector3d normal = (Eigen::Vector3d(vertices.row(faces(f, 1))) - a)
+                                               .cross(Eigen::Vector3d(vertices.row(faces(f, 2))) - a);
+            const double length = normal.norm();
+            if (!(length > 0.0)) {
+                return false;
+            }
+            const double tolerance = details::CONVEX_TOLERANCE * size * length;
+            for (Eigen::Index v = 0; v < vertices.rows(); ++v) {
+                if (normal.dot(vertices.row(v).transpose() - a) > tolerance) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
 } // namespace
 
 RigidShape RigidShape::mesh(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces)
@@ -172,6 +198,7 @@ RigidShape RigidShape::solid(const Eigen::MatrixX3d& vertices, const Eigen::Matr
             + (volume < 0.0 ? " (faces wound inwards?)" : " (zero)"));
     }
     data->solid = true;
+    data->convex = is_convex(vertices, faces);
     return RigidShape(std::move(data));
 }
 

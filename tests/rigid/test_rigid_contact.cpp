@@ -335,6 +335,119 @@ namespace {
         EXPECT_GT(hits, 10);
     }
 
+    /// Two boxes (convex solids: the convex path) turning by up to a full turn each, both moving: sampled densely,
+    /// and most densely just before toi_lower where a wrong step bound would show first, against the test's own
+    /// distance. No contact before toi_lower, the bodies (nearly) touching at toi_upper, no hit only if apart.
+    TEST(RigidContact, ConvexPathIsNeverLateUnderLargeAngles)
+    {
+        std::mt19937_64 rng(23);
+        const auto uniform
+            = [&rng](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+        const auto vector = [&](double scale) -> Eigen::Vector3d {
+            return Eigen::Vector3d(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)) * scale;
+        };
+        const auto rotation = [&]() -> Eigen::Quaterniond {
+            return Eigen::Quaterniond(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)).normalized();
+        };
+        int hits = 0;
+        for (int k = 0; k < 60; ++k) {
+            const RigidShape shape_a = box_solid(vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.05));
+            const RigidShape shape_b = box_solid(vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.05));
+            const RigidBody a { shape_a,
+                                RigidMotion(
+                                    { rotation(), Eigen::Vector3d(-1.8, 0, 0) + vector(0.3) },
+                                    Eigen::Vector3d(2.0, 0, 0) + vector(0.5),
+                                    vector(1.0).normalized() * uniform(1.5, 6.3)) };
+            const RigidBody b {
+                shape_b,
+                RigidMotion({ rotation(), vector(0.3) }, vector(0.3), vector(1.0).normalized() * uniform(0.0, 3.2))
+            };
+            const RigidCcdResult r = rigid_time_of_contact(a, b);
+            SCOPED_TRACE(k);
+            const double end = r.hit ? r.toi_lower : 1.0;
+            constexpr int SAMPLES = 300;
+            for (int i = 0; i <= SAMPLES; ++i) {
+                for (const double s : { end * i / SAMPLES, end - 1e-3 * i / SAMPLES, end - 1e-6 * i / SAMPLES }) {
+                    if (s >= 0.0 && (s < r.toi_lower || !r.hit)) {
+                        ASSERT_GT(surface_distance(a, b, s), 0.0)
+                            << "contact at s = " << s << " before " << r.toi_lower;
+                    }
+                }
+            }
+            if (r.hit) {
+                ++hits;
+                EXPECT_LE(r.toi_upper - r.toi_lower, 1e-6);
+                EXPECT_LT(surface_distance(a, b, r.toi_upper), 1e-5);
+                ASSERT_FALSE(r.contacts.empty());
+                EXPECT_LT(r.contacts.front().gap, 1e-5);
+            }
+        }
+        EXPECT_GT(hits, 20);
+    }
+
+    TEST(RigidContact, ConvexPathFindsFaceManifoldsAndContactsAtTheEnds)
+    {
+        const RigidShape cube = box_solid({ 0.5, 0.5, 0.5 });
+        const RigidBody b { cube, still({ 0, 0.2, 0.1 }) };
+        // Face to face: a manifold of the pairs along the overlap's outline (4 corners of it at least).
+        const RigidBody a { cube, RigidMotion({ .translation = { -2, 0, 0 } }, { 3, 0, 0 }, { 0, 0, 0 }) };
+        const RigidCcdResult face = rigid_time_of_contact(a, b);
+        ASSERT_TRUE(face.hit);
+        EXPECT_LE(face.toi_lower, 1.0 / 3.0);
+        EXPECT_GE(face.toi_upper, 1.0 / 3.0);
+        EXPECT_GE(face.contacts.size(), 4U);
+        for (const RigidContact& c : face.contacts) {
+            EXPECT_NEAR(c.point.x(), -0.5, 1e-5);
+            EXPECT_LT((c.normal - Eigen::Vector3d(-1, 0, 0)).norm(), 1e-9);
+        }
+        // Touching at t = 0 while leaving, and just reaching at t = 1 (turning).
+        const RigidBody leaving { cube, RigidMotion({ .translation = { -1, 0, 0 } }, { -1, 0, 0 }, { 0, 0, 0 }) };
+        const RigidCcdResult start = rigid_time_of_contact(leaving, b);
+        ASSERT_TRUE(start.hit);
+        EXPECT_EQ(start.toi_lower, 0.0);
+        const RigidBody arriving { cube, RigidMotion({ .translation = { -3, 0, 0 } }, { 2, 0, 0 }, { 0, 0, 0 }) };
+        const RigidCcdResult at_end = rigid_time_of_contact(arriving, b);
+        ASSERT_TRUE(at_end.hit);
+        EXPECT_GE(at_end.toi_lower, 1.0 - 1e-6);
+        EXPECT_EQ(at_end.toi_upper, 1.0);
+        // A rod turning fast about its end, its tip starting across from a small cube and moving sideways (not
+        // towards it): the tip dips `depth` into the cube and out again within a few hundredths of the step. A step
+        // bound that left out the arc's curvature would see nothing approach and report no contact.
+        for (const double depth : { 1e-3, 1e-2 }) {
+            const double reach = std::hypot(2.0, 0.01) - depth;
+            const RigidBody rod {
+                box_solid({ 1.0, 0.01, 0.01 }),
+                RigidMotion({ .translation = { 1, 0, 0 } }, Eigen::Vector3d::Zero(), { 0, 0, 6.0 }, 1.0, { -1, 0, 0 })
+            };
+            const RigidBody block { box_solid({ 0.2, 0.2, 0.2 }), still({ -reach - 0.2, 0.0, 0.0 }) };
+            const RigidCcdResult r = rigid_time_of_contact(rod, block);
+            SCOPED_TRACE(depth);
+            ASSERT_TRUE(r.hit);
+            EXPECT_LT(r.toi_lower, std::numbers::pi / 6.0);
+            for (int i = 0; i <= 1000; ++i) {
+                const double s = r.toi_lower * i / 1000;
+                ASSERT_GT(surface_distance(rod, block, s), 0.0) << s;
+            }
+        }
+        // A spinning rod whose corner just reaches a wall at the step's end, and one that stops 1e-9 short.
+        const double half_length = 1.0, half_width = 0.01, wall_y = 0.7;
+        const double angle = rod_contact_angle(half_length, half_width, wall_y);
+        for (const double shortfall : { 0.0, 1e-9 }) {
+            const RigidBody rod { box_solid({ half_length, half_width, half_width }),
+                                  RigidMotion({}, Eigen::Vector3d::Zero(), { 0, 0, angle * (1.0 - shortfall) }) };
+            const RigidBody wall { box_solid({ 1.0, 0.5, 0.5 }), still({ 1.0, wall_y + 0.5, 0.0 }) };
+            const RigidCcdResult r = rigid_time_of_contact(rod, wall);
+            SCOPED_TRACE(shortfall);
+            if (r.hit) {
+                EXPECT_GE(r.toi_upper, 1.0 - 1e-6);
+            }
+            for (int i = 0; i <= 1000; ++i) {
+                const double s = r.toi_lower * i / 1000;
+                ASSERT_GT(surface_distance(rod, wall, s), 0.0) << s;
+            }
+        }
+    }
+
     TEST(RigidContact, RejectsBadInput)
     {
         const RigidBody a { box_solid({ 0.5, 0.5, 0.5 }), still({ 0, 0, 0 }) };

@@ -18,6 +18,21 @@ mesh_time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOptio
 [[nodiscard]] RigidCcdResult
 surface_time_of_contact(const RigidBody& surface, const RigidBody& solid, const RigidCcdOptions& options);
 
+/// Both bodies are small convex solids (MeshShapeData::convex): convex_time_of_contact applies.
+[[nodiscard]] bool convex_pair(const RigidBody& a, const RigidBody& b);
+
+/// What convex_time_of_contact found: the answer (CONSERVATIVE's contract), or nothing where it could not decide
+/// (bodies touching at the start, a graze); the statistics either way.
+struct ConvexAnswer {
+    std::optional<RigidCcdResult> result;
+    RigidCcdStats stats;
+};
+
+/// Two convex solids: conservative advancement with a local speed bound in world coordinates, and an overlap
+/// test eps later as the upper bound (convex_contact.cpp).
+[[nodiscard]] ConvexAnswer
+convex_time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options);
+
 /// How many equal intervals the step is first cut into: neither body turns more than half a radian relative to
 /// the other within one, which keeps the first bounding volumes close to the arcs they hold.
 [[nodiscard]] inline int top_interval_count(const RigidBody& a, const RigidBody& b, double t_max)

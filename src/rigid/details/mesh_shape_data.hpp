@@ -10,12 +10,21 @@
 
 namespace ccdkit::details {
 
+/// Convex solids up to this many vertices take the convex path (convexity is checked in time faces x vertices).
+inline constexpr Eigen::Index MAX_CONVEX_VERTICES = 256;
+/// How far (relative to the body's size) a vertex may lie outside a face's plane in a convex solid: 64 ulps, far
+/// below the motions' rounding bounds, and above the rounding of coplanar faces (a box split into triangles).
+inline constexpr double CONVEX_TOLERANCE = 64.0 * 0x1p-52;
+
 /// A rigid mesh with its edges and bounding hierarchies, all in body coordinates (built once).
 struct MeshShapeData {
     Eigen::MatrixX3d vertices;
     Eigen::MatrixX3i faces;
     Eigen::MatrixX2i edges;
     bool solid = false;
+    /// A solid of at most MAX_CONVEX_VERTICES vertices, each within CONVEX_TOLERANCE of its size below every
+    /// face's plane: the solid is the hull of its vertices (up to that hair).
+    bool convex = false;
     Eigen::MatrixX3i face_edges; ///< row f: the edges (rows of `edges`) of face f's sides, in order
     /// Per face, bit c set when the face is the first (lowest index) to hold its corner c (vertex) or its side
     /// c (edge): pairs of faces then give each vertex and edge pair once.

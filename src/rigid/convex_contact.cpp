@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: MIT
+// Time of contact of two small convex solids (MeshShapeData::convex), in world coordinates, without the
+// general search's hierarchies and pair tests.
+//
+// Lower bound (conservative advancement with a local bound). At a time t, GJK gives a direction n along which
+// the vertex hulls are apart. For a body point x(s) = c(s) + arm(s) (arm turning at w = angular velocity * T,
+// moving at d = linear velocity * T per unit s):
+//     n.x(t + h) >= n.x(t) + h n.(d + w x arm(t)) - h^2 / 2 |n x w| |w| |arm|,
+// because the second derivative is w x (w x arm) and n.(w x (w x arm)) = (n x w).(w x arm). The minimum over
+// body a's vertices of the right side less the maximum over body b's (with the signs turned) is a concave
+// function F(h) of h (a minimum of lines less a maximum of lines less a parabola) that bounds the separation of
+// the hulls along n, and hence the bodies' distance, from below. So F(0) > 0 and F(h) > 0 (certified, rounding
+// included) prove no contact in [t, t + h]. Near a contact the lines carry the true closing speed, so steps land
+// next to it (quadratically closer each step) where a global speed bound creeps up geometrically.
+//
+// Upper bound. Once the lower bound is within eps of the predicted contact, the hulls are tested at t + eps: if
+// GJK finds them overlapping, the bodies (convex, so their hulls up to CONVEX_TOLERANCE) touched in between.
+//
+// Anything else (bodies overlapping at the start, a graze that the probe misses, no certified step) is left to
+// the general search, which is correct for any mesh.
+
+#include "rigid/details/contact_geometry.hpp"
+#include "rigid/details/contact_searches.hpp"
+#include "rigid/details/convex_distance.hpp"
+#include "rigid/details/feature_pair.hpp"
+#include "rigid/details/mesh_shape_data.hpp"
+#include "rigid/details/rounding.hpp"
+
+#include <ccdkit/rigid/rigid_contact.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace ccdkit::details {
+
+namespace {
+
+    constexpr double INFINITE = std::numeric_limits<double>::infinity();
+    /// Advancement steps and probes before the general search takes over (convex pairs need a handful).
+    constexpr int MAX_STEPS = 32;
+    /// Step candidates tried at one time (each halves the previous) before the general search takes over.
+    constexpr int MAX_HALVINGS = 12;
+
+    /// One body's vertices in world coordinates at one time, with what the advancement bound needs.
+    class ConvexSide {
+    public:
+        explicit ConvexSide(const RigidBody& body)
+            : body_(body)
+            , radius_(rounded_up((body.shape.vertices().rowwise() - body.motion.center_of_mass().transpose())
+                                     .rowwise()
+                                     .norm()
+                                     .maxCoeff()))
+            , error_(body.motion.point_error_bound(radius_))
+            , travel_(body.motion.linear_velocity() * body.motion.duration())
+            , spin_(body.motion.angular_velocity() * body.motion.duration())
+            , spin_norm_(rounded_up(spin_.norm()))
+            , points_(static_cast<std::size_t>(body.shape.vertices().rows()))
+            , arms_(points_.size())
+        {
+            // The rate n.(d + w x arm) is computed from rounded n, d, w and an arm within 2 error_ of the exact
+            // one (the arm's rounding is part of what point_error_bound covers, the centre's the rest): a few
+            // ulps of |d| + |w| |arm| (32 is generous) plus |w| times the arm's error.
+            rate_error_ = rounded_up(
+                2.0 * spin_norm_ * error_ + 32.0 * UNIT_ROUNDOFF * (travel_.norm() + spin_norm_ * radius_));
+        }
+
+        /// Places the vertices (and their arms about the centre of mass) at fraction s of the step, as
+        /// RigidPlacement::apply does.
+        void place(double s)
+        {
+            const RigidPlacement placement = body_.motion.placement_at(s);
+            const auto& vertices = body_.shape.vertices();
+            for (std::size_t k = 0; k < points_.size(); ++k) {
+                const Eigen::Vector3d u = vertices.row(static_cast<Eigen::Index>(k)).transpose();
+                arms_[k] = placement.rotation * (u - placement.center);
+                points_[k] = arms_[k] + placement.translation;
+            }
+        }
+
+        /// Bound on |n.x''| for every body point x and a direction |n| <= 1 + 4 ulps: |n x w| |w| radius (the
+        /// cross product's cancellation covered by a few ulps of |w| |n|).
+        [[nodiscard]] double curvature(const Eigen::Vector3d& n) const
+        {
+            const double across = n.cross(spin_).norm() + 8.0 * UNIT_ROUNDOFF * spin_norm_;
+            return rounded_up(across * spin_norm_ * radius_);
+        }
+        /// n.x' at the placed time for vertex k.
+        [[nodiscard]] double rate(const Eigen::Vector3d& n, std::size_t k) const
+        {
+            return n.dot(travel_ + spin_.cross(arms_[k]));
+        }
+
+        [[nodiscard]] const std::vector<Eigen::Vector3d>& points() const { return points_; }
+        [[nodiscard]] const RigidBody& body() const { return body_; }
+        [[nodiscard]] double radius() const { return radius_; }
+        [[nodiscard]] double error() const { return error_; }
+        [[nodiscard]] double rate_error() const { return rate_error_; }
+        /// Bound on any point's speed (per unit s).
+        [[nodiscard]] double speed() const { return rounded_up(travel_.norm() + spin_norm_ * radius_); }
+        [[nodiscard]] double step_angle() const { return spin_norm_; }
+
+    private:
+        const RigidBody& body_;
+        double radius_;
+        double error_;
+        Eigen::Vector3d travel_;
+        Eigen::Vector3d spin_;
+        double spin_norm_;
+        double rate_error_ = 0.0;
+        std::vector<Eigen::Vector3d> points_;
+        std::vector<Eigen::Vector3d> arms_;
+    };
+
+    /// Every vertex's height along n and its rate at one time, for both bodies (a above, b below).
+    class SeparationModel {
+    public:
+        SeparationModel(std::size_t count_a, std::size_t count_b)
+            : heights_a_(count_a)
+            , rates_a_(count_a)
+            , heights_b_(count_b)
+            , rates_b_(count_b)
+        {
+        }
+
+        /// The heights and rates along n of the bodies as placed now.
+        void update(const ConvexSide& a, const ConvexSide& b, const Eigen::Vector3d& n)
+        {
+            fill(a, n, heights_a_, rates_a_);
+            fill(b, n, heights_b_, rates_b_);
+            curvature_ = 0.5 * (a.curvature(n) + b.curvature(n));
+            // Heights: each dot product within 3 ulps of sum |n_k x_k| <= |x|_1 (|n_k| <= 1 + 4 ulps), plus the
+            // points' own rounding (times |n| <= 1 + 4 ulps, inside rounded_up). The sums height + h rate and
+            // the differences below add a few ulps of the magnitudes; 8 ulps of each covers all of them.
+            double magnitude = 0.0;
+            for (const auto* side : { &a, &b }) {
+                for (const auto& x : side->points()) {
+                    magnitude = std::max(magnitude, x.cwiseAbs().sum());
+                }
+            }
+            double rate_magnitude = 0.0;
+            for (const auto* rates : { &rates_a_, &rates_b_ }) {
+                for (const double r : *rates) {
+                    rate_magnitude = std::max(rate_magnitude, std::abs(r));
+                }
+            }
+            constant_error_ = rounded_up(a.error() + b.error() + 8.0 * UNIT_ROUNDOFF * magnitude) + ABSOLUTE_SLACK;
+            rate_error_ = rounded_up(a.rate_error() + b.rate_error() + 8.0 * UNIT_ROUNDOFF * rate_magnitude);
+        }
+
+        /// Whether the bodies are certainly apart throughout [t, t + h] (F(h) > 0; with F(0) > 0 and
+        /// concavity, F > 0 on the whole interval).
+        [[nodiscard]] bool apart_for(double h) const
+        {
+            double low = INFINITE, high = -INFINITE;
+            for (std::size_t k = 0; k < heights_a_.size(); ++k) {
+                low = std::min(low, heights_a_[k] + h * rates_a_[k]);
+            }
+            for (std::size_t k = 0; k < heights_b_.size(); ++k) {
+                high = std::max(high, heights_b_[k] + h * rates_b_[k]);
+            }
+            const double bend = rounded_up(curvature_ * h * h);
+            // The subtractions' own rounding: one ulp each of the terms, inside 2 ulps of the sum below.
+            const double error = rounded_up(constant_error_ + h * rate_error_)
+                + 2.0 * UNIT_ROUNDOFF * (std::abs(low) + std::abs(high) + bend);
+            return low - high - bend > error;
+        }
+
+        /// A guess of the contact: where the model (heights and rates less the parabola, no rounding terms) first
+        /// reaches zero in [0, limit], or `limit` if it stays positive there. The model is concave and positive at
+        /// 0, so it has one root there, and Newton's method from `limit` approaches it from above (each tangent
+        /// lies above the model); a kink only swaps the active line. apart_for() certifies the steps taken.
+        [[nodiscard]] double predicted_contact(double limit, double resolution) const
+        {
+            auto [value, slope] = model_at(limit);
+            if (value > 0.0) {
+                return limit;
+            }
+            double h = limit;
+            constexpr int MAX_NEWTON_STEPS = 16;
+            for (int k = 0; k < MAX_NEWTON_STEPS && slope < 0.0; ++k) {
+                const double next = h - value / slope;
+                if (!(next < h) || !(next > 0.0)) {
+                    break;
+                }
+                const bool converged = h - next <= resolution;
+                h = next;
+                if (converged) {
+                    break;
+                }
+                std::tie(value, slope) = model_at(h);
+            }
+            return h;
+        }
+
+    private:
+        /// The model's value and slope (of its active lines) at h.
+        [[nodiscard]] std::pair<double, double> model_at(double h) const
+        {
+            std::size_t i = 0, j = 0;
+            double low = INFINITE, high = -INFINITE;
+            for (std::size_t k = 0; k < heights_a_.size(); ++k) {
+                const double x = heights_a_[k] + h * rates_a_[k];
+                if (x < low) {
+                    low = x;
+                    i = k;
+                }
+            }
+            for (std::size_t k = 0; k < heights_b_.size(); ++k) {
+                const double x = heights_b_[k] + h * rates_b_[k];
+                if (x > high) {
+                    high = x;
+                    j = k;
+                }
+            }
+            return { low - high - curvature_ * h * h, rates_a_[i] - rates_b_[j] - 2.0 * curvature_ * h };
+        }
+
+        static void
+        fill(const ConvexSide& side, const Eigen::Vector3d& n, std::vector<double>& heights, std::vector<double>& rates)
+        {
+            const auto& points = side.points();
+            for (std::size_t k = 0; k < points.size(); ++k) {
+                heights[k] = n.dot(points[k]);
+                rates[k] = side.rate(n, k);
+            }
+        }
+
+        std::vector<double> heights_a_, rates_a_, heights_b_, rates_b_;
+        double curvature_ = 0.0;
+        double constant_error_ = 0.0;
+        double rate_error_ = 0.0;
+    };
+
+    class ConvexSearch {
+    public:
+        ConvexSearch(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options)
+            : a_(a)
+            , b_(b)
+            , model_(a_.points().size(), b_.points().size())
+            , options_(options)
+        {
+        }
+
+        ConvexAnswer run()
+        {
+            double t = 0.0;
+            Eigen::Vector3d offset = Eigen::Vector3d::Zero();
+            bool probed = false;
+            for (int step = 0; step < MAX_STEPS; ++step) {
+                ++stats_.intervals;
+                a_.place(t);
+                b_.place(t);
+                offset = convex_hull_offset(a_.points(), b_.points(), offset);
+                if (offset.squaredNorm() == 0.0) {
+                    return undecided(); // (nearly) touching at t: the general search decides
+                }
+                const Eigen::Vector3d n = offset.normalized();
+                model_.update(a_, b_, n);
+                const SeparationModel& model = model_;
+                if (!model.apart_for(0.0)) {
+                    return undecided();
+                }
+                const double remaining = options_.t_max - t;
+                const double contact = std::min(model.predicted_contact(remaining, options_.eps / 16.0), remaining);
+                if (contact <= 0.5 * options_.eps && !probed) {
+                    // The contact is likely within eps: an overlap at t + eps proves it.
+                    probed = true;
+                    if (auto found = probe(t, n)) {
+                        return { std::move(found), stats_ };
+                    }
+                }
+                if (model.apart_for(remaining)) {
+                    return { miss(), stats_ };
+                }
+                const double h = certified_step(model, contact);
+                if (!(h > 0.0)) {
+                    return undecided();
+                }
+                // t + h rounded down twice stays at or below the exact sum.
+                const double next = std::nextafter(std::nextafter(t + h, -1.0), -1.0);
+                if (!(next > t)) {
+                    return undecided();
+                }
+                t = next;
+                probed = false;
+            }
+            return undecided();
+        }
+
+    private:
+        ConvexAnswer undecided() const { return { std::nullopt, stats_ }; }
+
+        RigidCcdResult miss() const
+        {
+            RigidCcdResult result;
+            result.toi_lower = result.toi_upper = options_.t_max;
+            result.stats = stats_;
+            return result;
+        }
+
+        /// The longest of a few steps aimed at just short of the predicted contact that the model certifies.
+        double certified_step(const SeparationModel& model, double contact) const
+        {
+            // Aim a quarter of eps short of the contact, so the next time probes it; then fall back by halves.
+            const double quarter = 0.25 * options_.eps;
+            double h = contact > 2.0 * quarter ? contact - quarter : 0.5 * contact;
+            for (int k = 0; k < MAX_HALVINGS; ++k, h *= 0.5) {
+                if (model.apart_for(h)) {
+                    return h;
+                }
+            }
+            return 0.0;
+        }
+
+        /// A hit in [t, t + eps] when the hulls overlap at t + eps (t is certified: nothing touches before it).
+        std::optional<RigidCcdResult> probe(double t, const Eigen::Vector3d& n)
+        {
+            ++stats_.intervals;
+            double upper = std::min(t + options_.eps, options_.t_max);
+            while (upper - t > options_.eps) {
+                upper = std::nextafter(upper, -1.0); // the width stays within eps despite rounding
+            }
+            a_.place(upper);
+            b_.place(upper);
+            if (convex_hull_offset(a_.points(), b_.points(), n).squaredNorm() != 0.0) {
+                return std::nullopt;
+            }
+            RigidCcdResult result;
+            result.hit = true;
+            result.toi_lower = t;
+            result.toi_upper = upper;
+            result.contacts = contacts(t, upper, n);
+            result.stats = stats_;
+            return result;
+        }
+
+        /// Contacts at `upper` (bodies placed there): every feature pair within the interval's slack of the
+        /// closest, as the general search reports them.
+        std::vector<RigidContact> contacts(double lower, double upper, const Eigen::Vector3d& n)
+        {
+            const double width = upper - lower;
+            const double deviation = arc_chord_deviation(a_.radius(), a_.step_angle() * width)
+                + arc_chord_deviation(b_.radius(), b_.step_angle() * width);
+            const double slack
+                = rounded_up(2.0 * (deviation + 2.0 * (a_.error() + b_.error())) + width * (a_.speed() + b_.speed()));
+            // The first contact's pair has moved by at most width * speed since: the closest gap at `upper` is
+            // within that, so a pair kept (gap within slack of the closest) is within 2 slack. Pairs farther
+            // apart along n or in a box than that (and the rounding of the gaps) cannot be kept.
+            const auto& pa = a_.points();
+            const auto& pb = b_.points();
+            double magnitude = 0.0, low = INFINITE, high = -INFINITE;
+            for (const auto& x : pa) {
+                low = std::min(low, n.dot(x));
+                magnitude = std::max(magnitude, x.cwiseAbs().maxCoeff());
+            }
+            for (const auto& x : pb) {
+                high = std::max(high, n.dot(x));
+                magnitude = std::max(magnitude, x.cwiseAbs().maxCoeff());
+            }
+            const double reach = 2.0 * slack * (1.0 + 1e-6) + 1e-12 * magnitude;
+            std::vector<bool> near_a(pa.size()), near_b(pb.size());
+            for (std::size_t k = 0; k < pa.size(); ++k) {
+                near_a[k] = n.dot(pa[k]) <= high + reach;
+            }
+            for (std::size_t k = 0; k < pb.size(); ++k) {
+                near_b[k] = n.dot(pb[k]) >= low - reach;
+            }
+            const auto& shape_a = a_.body().shape;
+            const auto& shape_b = b_.body().shape;
+            // Each body's features with a vertex near the other (as lists: a handful), with their boxes.
+            using Box = Eigen::AlignedBox3d;
+            struct Feature {
+                std::int32_t index;
+                Box box;
+            };
+            const auto near_features
+                = [](const std::vector<Eigen::Vector3d>& points, const auto& elements, const std::vector<bool>& near) {
+                      std::vector<Feature> out;
+                      for (Eigen::Index e = 0; e < elements.rows(); ++e) {
+                          bool any = false;
+                          Box box;
+                          for (Eigen::Index c = 0; c < elements.cols(); ++c) {
+                              const auto v = static_cast<std::size_t>(elements(e, c));
+                              any = any || near[v];
+                              box.extend(points[v]);
+                          }
+                          if (any) {
+                              out.push_back({ static_cast<std::int32_t>(e), box });
+                          }
+                      }
+                      return out;
+                  };
+            const auto near_vertices = [](const std::vector<Eigen::Vector3d>& points, const std::vector<bool>& near) {
+                std::vector<Feature> out;
+                for (std::size_t v = 0; v < points.size(); ++v) {
+                    if (near[v]) {
+                        out.push_back({ static_cast<std::int32_t>(v), Box(points[v], points[v]) });
+                    }
+                }
+                return out;
+            };
+            const auto close = [reach](const Box& x, const Box& y) {
+                return (x.min().array() - reach <= y.max().array()).all()
+                    && (y.min().array() - reach <= x.max().array()).all();
+            };
+            const auto& fa = shape_a.faces();
+            const auto& fb = shape_b.faces();
+            const auto& ea = shape_a.edges();
+            const auto& eb = shape_b.edges();
+            std::vector<FeaturePair> pairs;
+            const auto add_pairs
+                = [&](PairKind kind, const std::vector<Feature>& from_a, const std::vector<Feature>& from_b) {
+                      for (const Feature& x : from_a) {
+                          for (const Feature& y : from_b) {
+                              if (close(x.box, y.box)) {
+                                  pairs.push_back({ kind, x.index, y.index });
+                              }
+                          }
+                      }
+                  };
+            add_pairs(PairKind::VERTEX_FACE, near_vertices(pa, near_a), near_features(pb, fb, near_b));
+            add_pairs(PairKind::FACE_VERTEX, near_features(pa, fa, near_a), near_vertices(pb, near_b));
+            add_pairs(PairKind::EDGE_EDGE, near_features(pa, ea, near_a), near_features(pb, eb, near_b));
+
+            // The gaps from the positions at hand first (they match the contacts' own to rounding, which
+            // `margin` covers), so that only the pairs kept are posed again as contacts.
+            const auto gap_of = [&](const FeaturePair& pair) {
+                switch (pair.kind) {
+                case PairKind::VERTEX_FACE:
+                    return point_triangle_closest_offset<double>(
+                               pa[static_cast<std::size_t>(pair.a)], pb[static_cast<std::size_t>(fb(pair.b, 0))],
+                               pb[static_cast<std::size_t>(fb(pair.b, 1))], pb[static_cast<std::size_t>(fb(pair.b, 2))])
+                        .norm();
+                case PairKind::FACE_VERTEX:
+                    return point_triangle_closest_offset<double>(
+                               pb[static_cast<std::size_t>(pair.b)], pa[static_cast<std::size_t>(fa(pair.a, 0))],
+                               pa[static_cast<std::size_t>(fa(pair.a, 1))], pa[static_cast<std::size_t>(fa(pair.a, 2))])
+                        .norm();
+                case PairKind::EDGE_EDGE:
+                    break;
+                }
+                return edge_edge_closest_offset<double, 3>(
+                           pa[static_cast<std::size_t>(ea(pair.a, 0))], pa[static_cast<std::size_t>(ea(pair.a, 1))],
+                           pb[static_cast<std::size_t>(eb(pair.b, 0))], pb[static_cast<std::size_t>(eb(pair.b, 1))])
+                    .norm();
+            };
+            std::vector<double> gaps(pairs.size());
+            double closest = INFINITE;
+            for (std::size_t k = 0; k < pairs.size(); ++k) {
+                ++stats_.pair_tests;
+                gaps[k] = gap_of(pairs[k]);
+                closest = std::min(closest, gaps[k]);
+            }
+            const double margin = 1e-12 * magnitude;
+            const BodyPlacements approach = placements_at(a_.body(), b_.body(), lower);
+            const BodyPlacements at_upper = placements_at(a_.body(), b_.body(), upper);
+            std::vector<RigidContact> out;
+            for (std::size_t k = 0; k < pairs.size(); ++k) {
+                if (gaps[k] <= closest + slack + margin) {
+                    out.push_back(contact_of(a_.body(), b_.body(), pairs[k], approach, at_upper));
+                }
+            }
+            std::sort(
+                out.begin(), out.end(), [](const RigidContact& x, const RigidContact& y) { return x.gap < y.gap; });
+            if (!out.empty()) {
+                const double limit = out.front().gap + slack;
+                std::erase_if(out, [limit](const RigidContact& c) { return c.gap > limit; });
+            }
+            return out;
+        }
+
+        ConvexSide a_;
+        ConvexSide b_;
+        SeparationModel model_;
+        RigidCcdOptions options_;
+        RigidCcdStats stats_;
+    };
+
+} // namespace
+
+bool convex_pair(const RigidBody& a, const RigidBody& b)
+{
+    return a.shape.mesh_data().convex && b.shape.mesh_data().convex;
+}
+
+ConvexAnswer convex_time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options)
+{
+    return ConvexSearch(a, b, options).run();
+}
+
+} // namespace ccdkit::details
