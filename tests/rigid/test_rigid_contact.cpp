@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numbers>
 #include <random>
@@ -65,6 +66,29 @@ namespace {
         }
         return best;
     }
+
+    /// Uniform numbers, vectors and rotations from one seeded generator (the random-motion tests).
+    class RandomMotions {
+    public:
+        explicit RandomMotions(std::uint64_t seed)
+            : rng_(seed)
+        {
+        }
+        double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
+        Eigen::Vector3d vector(double scale)
+        {
+            const double x = uniform(-1, 1), y = uniform(-1, 1), z = uniform(-1, 1);
+            return Eigen::Vector3d(x, y, z) * scale;
+        }
+        Eigen::Quaterniond rotation()
+        {
+            const double w = uniform(-1, 1), x = uniform(-1, 1), y = uniform(-1, 1), z = uniform(-1, 1);
+            return Eigen::Quaterniond(w, x, y, z).normalized();
+        }
+
+    private:
+        std::mt19937_64 rng_;
+    };
 
     RigidCcdOptions with_method(RigidCcdMethod method, double eps = 1e-6)
     {
@@ -294,26 +318,20 @@ namespace {
     /// (nearly) touching at the reported time; no hit means the surfaces stay apart at every sampled time.
     TEST(RigidContact, ConservativeIsNeverLateOnRandomMotions)
     {
-        std::mt19937_64 rng(11);
-        const auto uniform
-            = [&rng](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
-        const auto vector = [&](double scale) -> Eigen::Vector3d {
-            return Eigen::Vector3d(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)) * scale;
-        };
-        const auto rotation = [&]() -> Eigen::Quaterniond {
-            return Eigen::Quaterniond(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)).normalized();
-        };
+        RandomMotions random(11);
         int hits = 0;
         for (int k = 0; k < 60; ++k) {
-            const RigidShape shape_a = box_solid(vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.1));
-            const RigidShape shape_b = box_solid(vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.1));
-            const Eigen::Vector3d start_a = vector(1.0) + Eigen::Vector3d(-2.0, 0, 0);
+            const RigidShape shape_a = box_solid(random.vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.1));
+            const RigidShape shape_b = box_solid(random.vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.1));
+            const Eigen::Vector3d start_a = random.vector(1.0) + Eigen::Vector3d(-2.0, 0, 0);
             const RigidBody a { shape_a,
                                 RigidMotion(
-                                    { rotation(), start_a }, Eigen::Vector3d(2.5, 0, 0) + vector(0.5),
-                                    vector(k % 3 == 0 ? 3.0 : 1.0)) };
+                                    { random.rotation(), start_a }, Eigen::Vector3d(2.5, 0, 0) + random.vector(0.5),
+                                    random.vector(k % 3 == 0 ? 3.0 : 1.0)) };
             const RigidBody b { shape_b,
-                                RigidMotion({ rotation(), vector(0.5) }, vector(0.5), vector(k % 2 == 0 ? 3.0 : 0.5)) };
+                                RigidMotion(
+                                    { random.rotation(), random.vector(0.5) }, random.vector(0.5),
+                                    random.vector(k % 2 == 0 ? 3.0 : 0.5)) };
             const RigidCcdResult r = rigid_time_of_contact(a, b);
             SCOPED_TRACE(k);
             constexpr int SAMPLES = 400;
@@ -340,28 +358,20 @@ namespace {
     /// distance. No contact before toi_lower, the bodies (nearly) touching at toi_upper, no hit only if apart.
     TEST(RigidContact, ConvexPathIsNeverLateUnderLargeAngles)
     {
-        std::mt19937_64 rng(23);
-        const auto uniform
-            = [&rng](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
-        const auto vector = [&](double scale) -> Eigen::Vector3d {
-            return Eigen::Vector3d(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)) * scale;
-        };
-        const auto rotation = [&]() -> Eigen::Quaterniond {
-            return Eigen::Quaterniond(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)).normalized();
-        };
+        RandomMotions random(23);
         int hits = 0;
         for (int k = 0; k < 60; ++k) {
-            const RigidShape shape_a = box_solid(vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.05));
-            const RigidShape shape_b = box_solid(vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.05));
+            const RigidShape shape_a = box_solid(random.vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.05));
+            const RigidShape shape_b = box_solid(random.vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.05));
             const RigidBody a { shape_a,
                                 RigidMotion(
-                                    { rotation(), Eigen::Vector3d(-1.8, 0, 0) + vector(0.3) },
-                                    Eigen::Vector3d(2.0, 0, 0) + vector(0.5),
-                                    vector(1.0).normalized() * uniform(1.5, 6.3)) };
-            const RigidBody b {
-                shape_b,
-                RigidMotion({ rotation(), vector(0.3) }, vector(0.3), vector(1.0).normalized() * uniform(0.0, 3.2))
-            };
+                                    { random.rotation(), Eigen::Vector3d(-1.8, 0, 0) + random.vector(0.3) },
+                                    Eigen::Vector3d(2.0, 0, 0) + random.vector(0.5),
+                                    random.vector(1.0).normalized() * random.uniform(1.5, 6.3)) };
+            const RigidBody b { shape_b,
+                                RigidMotion(
+                                    { random.rotation(), random.vector(0.3) }, random.vector(0.3),
+                                    random.vector(1.0).normalized() * random.uniform(0.0, 3.2)) };
             const RigidCcdResult r = rigid_time_of_contact(a, b);
             SCOPED_TRACE(k);
             const double end = r.hit ? r.toi_lower : 1.0;
