@@ -85,20 +85,19 @@ void Bvh::build(std::span<const Aabb> boxes)
     boxes_.resize(boxes.size());
     nodes_.assign(count == 0 ? 0 : static_cast<std::size_t>(subtree_nodes(count)), Node {});
     // Centers once, not at every level and comparison of the build (half the sum: no overflow near the largest double).
-    centers_.resize(boxes.size());
+    std::vector<Eigen::Array3d> centers(boxes.size());
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, boxes.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
             for (std::size_t k = r.begin(); k != r.end(); ++k) {
-                centers_[k] = boxes[k].min * 0.5 + boxes[k].max * 0.5;
+                centers[k] = boxes[k].min * 0.5 + boxes[k].max * 0.5;
             }
         });
     if (count > 0) {
-        build_node(0, 0, count, boxes);
+        build_node(0, 0, count, { boxes, centers });
     }
-    centers_ = {};
 }
 
-void Bvh::build_node(std::int32_t node, std::int32_t begin, std::int32_t end, std::span<const Aabb> input)
+void Bvh::build_node(std::int32_t node, std::int32_t begin, std::int32_t end, BuildInput input)
 {
     const std::int32_t count = end - begin;
     Node& n = nodes_[static_cast<std::size_t>(node)];
@@ -106,13 +105,15 @@ void Bvh::build_node(std::int32_t node, std::int32_t begin, std::int32_t end, st
         n.first = begin;
         n.count = count;
         for (std::int32_t k = begin; k < end; ++k) {
-            boxes_[static_cast<std::size_t>(k)] = input[static_cast<std::size_t>(index_[static_cast<std::size_t>(k)])];
+            boxes_[static_cast<std::size_t>(k)]
+                = input.boxes[static_cast<std::size_t>(index_[static_cast<std::size_t>(k)])];
         }
         update_node(static_cast<std::size_t>(node));
         return;
     }
     // Split at the median center along the axis where the centers spread most.
-    const auto center = [&](std::int32_t i) -> const Eigen::Array3d& { return centers_[static_cast<std::size_t>(i)]; };
+    const auto center
+        = [&](std::int32_t i) -> const Eigen::Array3d& { return input.centers[static_cast<std::size_t>(i)]; };
     Eigen::Array3d low = center(index_[static_cast<std::size_t>(begin)]), high = low;
     for (std::int32_t k = begin + 1; k < end; ++k) {
         const Eigen::Array3d& c = center(index_[static_cast<std::size_t>(k)]);

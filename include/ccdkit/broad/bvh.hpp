@@ -47,14 +47,18 @@ private:
         std::int32_t max_index = 0; ///< the largest input index below this node (prunes SELF_PAIRS)
     };
 
-    void build_node(std::int32_t node, std::int32_t begin, std::int32_t end, std::span<const Aabb> input);
+    /// The input boxes and their centers (computed once per build, not at every level).
+    struct BuildInput {
+        std::span<const Aabb> boxes;
+        std::span<const Eigen::Array3d> centers;
+    };
+    void build_node(std::int32_t node, std::int32_t begin, std::int32_t end, BuildInput input);
     /// Recomputes the box (and max_index) of leaf `node` from boxes_, or of an inner node from its children.
     void update_node(std::size_t node);
 
     std::vector<Node> nodes_;
     std::vector<Aabb> boxes_; ///< the built boxes in leaf order
     std::vector<std::int32_t> index_; ///< index_[k]: input index of boxes_[k]
-    std::vector<Eigen::Array3d> centers_; ///< the input boxes' centers, during build() only
 };
 
 } // namespace ccdkit
