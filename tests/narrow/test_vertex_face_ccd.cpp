@@ -105,6 +105,28 @@ TEST(VertexFaceCcd, CoplanarMotion)
     EXPECT_TRUE(agrees_with_oracle(true, above));
 }
 
+TEST(VertexFaceCcd, NearlyCoplanarMotionIsDecidedInDoubleDouble)
+{
+    // A vertex sliding 2^-72 (relative) off the plane z = 3/4 x + 1/2 y of a fixed triangle: below double
+    // precision's error bounds, well above double-double's. It never reaches the plane; tilted the other way at
+    // the end, it crosses it at t = 1/2, inside the triangle.
+    const Eigen::Vector3d a(0, 0, 0), b(1, 0, 0.75), c(0, 1, 0.5);
+    const double x = 0x1p-20, off = 0x1p-72;
+    const auto at = [&](double xi, double y) { return Eigen::Vector3d(xi, y, 0.75 * x + 0.5 * y); };
+    const Points beside { at(x + off, 0.25), a, b, c, at(x + off, 0.5), a, b, c };
+    const CcdResult miss = vf(beside);
+    EXPECT_FALSE(miss.hit);
+    EXPECT_EQ(miss.decided_by, DecidedBy::DOUBLE_DOUBLE);
+    EXPECT_TRUE(agrees_with_oracle(true, beside));
+    const Points through { at(x + off, 0.25), a, b, c, at(x - off, 0.5), a, b, c };
+    const CcdResult hit = vf(through);
+    EXPECT_TRUE(hit.hit);
+    EXPECT_EQ(hit.decided_by, DecidedBy::DOUBLE_DOUBLE);
+    EXPECT_LE(hit.toi_lower, 0.5);
+    EXPECT_GE(hit.toi_upper, 0.5);
+    EXPECT_TRUE(agrees_with_oracle(true, through));
+}
+
 TEST(VertexFaceCcd, CollapsedTriangle)
 {
     // A triangle collapsed to the segment (0,0,0)-(2,0,0); the vertex crosses the segment, then misses it.

@@ -17,6 +17,7 @@
 #include "query_motion.hpp"
 
 #include <ccdkit/core/filtered_double.hpp>
+#include <ccdkit/core/filtered_double_double.hpp>
 
 #include <algorithm>
 
@@ -37,7 +38,18 @@ struct FilterOutcome {
 
 /// Sign when certain, else 0.
 inline int certain_sign(const FilteredDouble& x) { return x.sign(); }
+inline int certain_sign(const FilteredDoubleDouble& x) { return x.sign(); }
 inline int certain_sign(double x) { return (x > 0) - (x < 0); }
+
+/// a - b as an input of the filter. In double it is rounded once (FilteredDouble counts that rounding as a
+/// level of depth); in double-double it is exact, as that type's error bounds assume of its inputs.
+template <class T> T difference_input(double a, double b) { return T(a - b); }
+template <> inline FilteredDoubleDouble difference_input(double a, double b)
+{
+    double s = 0.0, e = 0.0;
+    dd::two_sum(a, -b, s, e);
+    return { s, e, std::abs(s) + std::abs(e) };
+}
 
 /// Classification of a polynomial's Bernstein coefficients on an interval.
 enum class CoefficientSigns { POSITIVE, NEGATIVE, ONE_CHANGE, UNKNOWN };
@@ -89,14 +101,20 @@ public:
     {
         for (int i = 0; i < 4; ++i) {
             for (int k = 0; k < 3; ++k) {
-                start_[i][k] = motion.start[i][k] - motion.start[0][k];
-                end_[i][k] = motion.end[i][k] - motion.end[0][k];
+                start_[i][k] = difference_input<T>(motion.start[i][k], motion.start[0][k]);
+                end_[i][k] = difference_input<T>(motion.end[i][k], motion.end[0][k]);
             }
         }
     }
 
     /// Classifies [lower, upper]; contact before `lower` must have been ruled out by the caller.
     [[nodiscard]] FilterOutcome run(double lower, double upper) const { return classify_interval(lower, upper, 0); }
+
+    /// The coplanarity polynomial's sign at t if certain, else 0.
+    [[nodiscard]] int sign_of_coplanarity_at(double t) const
+    {
+        return certain_sign(Terms::coplanarity(points_on(t, t)).c[0]);
+    }
 
 private:
     /// Coordinates on [l, r] in the scaled Bernstein basis: each is the linear (x(l), x(r)).
@@ -116,14 +134,14 @@ private:
         const auto& a = start_[i];
         const auto& b = end_[i];
         if (t == 0.0) {
-            return { T(a[0]), T(a[1]), T(a[2]) };
+            return a;
         }
         if (t == 1.0) {
-            return { T(b[0]), T(b[1]), T(b[2]) };
+            return b;
         }
         std::array<T, 3> x;
         for (int k = 0; k < 3; ++k) {
-            x[k] = T(a[k]) + T(t) * (T(b[k]) - T(a[k]));
+            x[k] = a[k] + T(t) * (b[k] - a[k]);
         }
         return x;
     }
@@ -142,7 +160,9 @@ private:
             break;
         }
         const double mid = l + SPLIT * (r - l);
-        if (depth >= limits_.max_depth || !(l < mid && mid < r)) {
+        // The first coefficient is the value at l, computed the same way in every left part: if its sign is
+        // unknown here, no subdivision will learn it.
+        if (depth >= limits_.max_depth || !(l < mid && mid < r) || certain_sign(coplanarity.c[0]) == 0) {
             return { FilterVerdict::UNDECIDED, l, r };
         }
         const FilterOutcome left = classify_interval(l, mid, depth + 1);
@@ -185,11 +205,6 @@ private:
         }
     }
 
-    [[nodiscard]] int sign_of_coplanarity_at(double t) const
-    {
-        return certain_sign(Terms::coplanarity(points_on(t, t)).c[0]);
-    }
-
     /// Bisects [l, r], which holds exactly one simple root of the cubic, down to the tolerance.
     [[nodiscard]] FilterOutcome narrow_root(double l, double r, int sign_at_l) const
     {
@@ -207,7 +222,7 @@ private:
         return { FilterVerdict::CONTACT, l, r };
     }
 
-    std::array<std::array<double, 3>, 4> start_, end_; ///< positions relative to point 0
+    std::array<std::array<T, 3>, 4> start_, end_; ///< positions relative to point 0
     double tolerance_;
     Limits limits_;
 };

@@ -27,6 +27,8 @@ namespace ccdkit::details {
 /// undecided root as a contact.
 inline constexpr BernsteinFilterLimits FILTER_LIMITS { .max_depth = 8, .max_root_steps = 10 };
 inline constexpr BernsteinFilterLimits FLOAT_LIMITS { .max_depth = 12, .max_root_steps = 40 };
+/// The double-double filter starts on a stretch the double filter gave up on, so its depth counts from there.
+inline constexpr BernsteinFilterLimits FINE_LIMITS { .max_depth = 8, .max_root_steps = 10 };
 /// How often the filter may resume after handing a stretch of time to the exact stage.
 inline constexpr int FILTER_ROUNDS = 3;
 
@@ -82,15 +84,37 @@ template <class Terms, class ContactData>
     const std::optional<BernsteinFilter<Terms, FilteredDouble>> filter = unit
         ? std::optional(BernsteinFilter<Terms, FilteredDouble>(*unit, options.tolerance, FILTER_LIMITS))
         : std::nullopt;
+    std::optional<BernsteinFilter<Terms, FilteredDoubleDouble>> fine;
     std::optional<DoubleDoubleStage<Terms>> second;
     std::optional<ExactCcd<Terms>> exact;
     double from = 0.0;
     for (int round = 0;; ++round) {
         // The filter runs first; where it gives up, exact arithmetic decides just that stretch of time, and
         // the filter resumes after it. Past a few rounds the exact stage takes all that is left.
-        const FilterOutcome f = filter && round < FILTER_ROUNDS
+        FilterOutcome f = filter && round < FILTER_ROUNDS
             ? filter->run(from, options.t_max)
             : FilterOutcome { .toi_lower = from, .toi_upper = options.t_max };
+        if (f.verdict == FilterVerdict::UNDECIDED && !f.single_root && unit) {
+            // Undecided without an isolated root: usually coefficients within double rounding of zero (nearly
+            // coplanar motion, a root at a split point). The same classification in double-double decides most.
+            if (!fine) {
+                fine.emplace(*unit, options.tolerance, FINE_LIMITS);
+            }
+            // Unless the polynomial vanishes at an end (typically an exact contact at t = 0 or 1): no filter can
+            // decide at a zero, so that goes straight to the exact stage.
+            if (fine->sign_of_coplanarity_at(f.toi_lower) != 0 && fine->sign_of_coplanarity_at(f.toi_upper) != 0) {
+                const FilterOutcome g = fine->run(f.toi_lower, f.toi_upper);
+                result.decided_by = std::max(result.decided_by, DecidedBy::DOUBLE_DOUBLE);
+                if (g.verdict == FilterVerdict::SEPARATED) {
+                    from = f.toi_upper;
+                    if (from >= options.t_max) {
+                        return result;
+                    }
+                    continue;
+                }
+                f = g;
+            }
+        }
         if (f.verdict == FilterVerdict::SEPARATED) {
             return result;
         }
