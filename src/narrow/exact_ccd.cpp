@@ -78,7 +78,8 @@ namespace {
 template <class Terms>
 ExactCcd<Terms>::ExactCcd(const QueryMotion& motion, double t_max, double tolerance)
     : x_(exact_points(motion))
-    , coplanarity_(to_integer_poly(Terms::coplanarity(x_)))
+    , normal_(Terms::normal(x_))
+    , coplanarity_(to_integer_poly(Terms::coplanarity(x_, normal_)))
     , t_max_(Dyadic::from_double(t_max))
     , half_tolerance_(Dyadic::from_double(tolerance))
     , t_max_double_(t_max)
@@ -89,8 +90,8 @@ ExactCcd<Terms>::ExactCcd(const QueryMotion& motion, double t_max, double tolera
 template <class Terms> void ExactCcd<Terms>::build_inside()
 {
     if (inside_.empty()) {
-        nondegenerate_ = to_integer_poly(Terms::nondegenerate(x_));
-        for (const auto& g : Terms::inside(x_)) {
+        nondegenerate_ = to_integer_poly(Terms::nondegenerate(normal_));
+        for (const auto& g : Terms::inside(x_, normal_)) {
             inside_.push_back(to_integer_poly(g));
         }
     }
@@ -109,8 +110,9 @@ template <class Terms> bool ExactCcd<Terms>::holds_at(const Dyadic& t) const
 {
     // The positions at t = n / 2^k, scaled by 2^k: the contact terms are plain integers then.
     const QueryPoints<mpz_class, 0> p = positions_at(t.num, t.shift);
-    if (sgn(Terms::nondegenerate(p).c[0]) > 0) {
-        const auto inside = Terms::inside(p);
+    const auto n = Terms::normal(p);
+    if (sgn(Terms::nondegenerate(n).c[0]) > 0) {
+        const auto inside = Terms::inside(p, n);
         return std::all_of(inside.begin(), inside.end(), [](const auto& g) { return sgn(g.c[0]) >= 0; });
     }
     const auto segments = Terms::on_segments(p);
@@ -150,8 +152,9 @@ template <class Terms> std::optional<bool> ExactCcd<Terms>::holds_near(const Alg
             m[i] = { bound(x_[i].x), bound(x_[i].y), bound(x_[i].z) };
         }
         TermSlopes slopes;
-        slopes.nondegenerate = Terms::nondegenerate(m).c[0].magnitude;
-        for (const auto& g : Terms::inside(m)) {
+        const auto n = Terms::normal(m);
+        slopes.nondegenerate = Terms::nondegenerate(n).c[0].magnitude;
+        for (const auto& g : Terms::inside(m, n)) {
             slopes.inside.push_back(g.c[0].magnitude);
         }
         slopes_ = slopes;
@@ -171,10 +174,11 @@ template <class Terms> std::optional<bool> ExactCcd<Terms>::holds_near(const Alg
         mpz_mul_2exp(bound.get_mpz_t(), bound.get_mpz_t(), k * (D - 1));
         return mpz_cmpabs(value.get_mpz_t(), bound.get_mpz_t()) > 0 ? sgn(value) : 0;
     };
-    if (certified(Terms::nondegenerate(p).c[0], slopes_->nondegenerate) <= 0) {
+    const auto n = Terms::normal(p);
+    if (certified(Terms::nondegenerate(n).c[0], slopes_->nondegenerate) <= 0) {
         return std::nullopt; // possibly degenerate: the polynomial path decides
     }
-    const auto inside = Terms::inside(p);
+    const auto inside = Terms::inside(p, n);
     bool all_positive = true;
     for (std::size_t i = 0; i < inside.size(); ++i) {
         const int s = certified(inside[i].c[0], slopes_->inside[i]);
@@ -189,11 +193,24 @@ template <class Terms> std::optional<bool> ExactCcd<Terms>::holds_near(const Alg
     return std::nullopt;
 }
 
-template <class Terms> bool ExactCcd<Terms>::holds(AlgebraicNumber& alpha, const IntegerPoly* vanishing)
+template <class Terms>
+bool ExactCcd<Terms>::holds(AlgebraicNumber& alpha, const IntegerPoly* vanishing, const CertifiedTermSigns& known)
 {
     // Only called at coplanar times.
     if (alpha.is_dyadic()) {
         return holds_at(alpha.lower);
+    }
+    if (known.evaluated) {
+        // Double-double evaluation at a bracket narrower than 2^-60 left some term undecided: the terms are
+        // nondegenerate, and the undecided ones are (nearly always) zero at alpha, which no near evaluation
+        // can show. Only those need exact signs.
+        build_inside();
+        for (std::size_t i = 0; i < inside_.size(); ++i) {
+            if (known.inside[i] == 0 && exact::sign_at(inside_[i], alpha) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
     if (vanishing == nullptr) {
         // A root of the coplanarity polynomial: usually the terms are far enough from zero at alpha that their
@@ -220,13 +237,14 @@ template <class Terms> bool ExactCcd<Terms>::holds(AlgebraicNumber& alpha, const
     });
 }
 
-template <class Terms> ExactOutcome ExactCcd<Terms>::decide(double lower, double upper, bool single_root)
+template <class Terms>
+ExactOutcome ExactCcd<Terms>::decide(double lower, double upper, bool single_root, const CertifiedTermSigns& known)
 {
     const Dyadic from = Dyadic::from_double(lower);
     std::vector<AlgebraicNumber> contacts;
     if (single_root) {
         contacts.push_back({ coplanarity_, from, Dyadic::from_double(upper) });
-        if (holds(contacts.back(), nullptr)) {
+        if (holds(contacts.back(), nullptr, known)) {
             return earliest_of(contacts);
         }
         return { .decided_until = upper };

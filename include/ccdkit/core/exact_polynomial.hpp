@@ -7,10 +7,17 @@
 // with positive or tracked-sign multipliers, so that no rational arithmetic (and no gcd of every
 // intermediate number) is ever needed.
 
+#include <ccdkit/core/polynomial.hpp>
+
 #include <gmpxx.h>
 
 #include <utility>
 #include <vector>
+
+namespace ccdkit {
+/// GMP integers: in-place products avoid a temporary (an allocation) each.
+template <> inline constexpr bool ACCUMULATE_IN_PLACE<mpz_class> = true;
+} // namespace ccdkit
 
 namespace ccdkit::exact {
 

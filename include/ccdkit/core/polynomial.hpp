@@ -55,6 +55,41 @@ template <class T, int DA, int DB> Poly<T, DA + DB> operator*(const Poly<T, DA>&
     return r;
 }
 
+/// Whether sums of products of T are accumulated in place (r += a b, no temporary): for exact integer types,
+/// where every temporary is an allocation. Floating-point types keep their plain evaluation order, which their
+/// error bounds were written for.
+template <class T> inline constexpr bool ACCUMULATE_IN_PLACE = false;
+
+/// r += sign a b, in place.
+template <class T, int DA, int DB>
+void accumulate_product(Poly<T, DA + DB>& r, const Poly<T, DA>& a, const Poly<T, DB>& b, int sign)
+{
+    for (std::size_t i = 0; i <= DA; ++i) {
+        for (std::size_t j = 0; j <= DB; ++j) {
+            if (sign > 0) {
+                r.c[i + j] += a.c[i] * b.c[j];
+            } else {
+                r.c[i + j] -= a.c[i] * b.c[j];
+            }
+        }
+    }
+}
+
+/// a b - c d.
+template <class T, int DA, int DB>
+Poly<T, DA + DB>
+product_difference(const Poly<T, DA>& a, const Poly<T, DB>& b, const Poly<T, DA>& c, const Poly<T, DB>& d)
+{
+    if constexpr (ACCUMULATE_IN_PLACE<T>) {
+        Poly<T, DA + DB> r;
+        accumulate_product(r, a, b, 1);
+        accumulate_product(r, c, d, -1);
+        return r;
+    } else {
+        return a * b - c * d;
+    }
+}
+
 /// A 3D vector whose components are polynomials of degree D.
 template <class T, int D> struct PolyVec3 {
     Poly<T, D> x, y, z;
@@ -67,12 +102,21 @@ template <class T, int D> PolyVec3<T, D> operator-(const PolyVec3<T, D>& a, cons
 
 template <class T, int DA, int DB> PolyVec3<T, DA + DB> cross(const PolyVec3<T, DA>& a, const PolyVec3<T, DB>& b)
 {
-    return { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x };
+    return { product_difference(a.y, b.z, a.z, b.y), product_difference(a.z, b.x, a.x, b.z),
+             product_difference(a.x, b.y, a.y, b.x) };
 }
 
 template <class T, int DA, int DB> Poly<T, DA + DB> dot(const PolyVec3<T, DA>& a, const PolyVec3<T, DB>& b)
 {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
+    if constexpr (ACCUMULATE_IN_PLACE<T>) {
+        Poly<T, DA + DB> r;
+        accumulate_product(r, a.x, b.x, 1);
+        accumulate_product(r, a.y, b.y, 1);
+        accumulate_product(r, a.z, b.z, 1);
+        return r;
+    } else {
+        return a.x * b.x + a.y * b.y + a.z * b.z;
+    }
 }
 
 } // namespace ccdkit

@@ -113,7 +113,7 @@ public:
     /// The coplanarity polynomial's sign at t if certain, else 0.
     [[nodiscard]] int sign_of_coplanarity_at(double t) const
     {
-        return certain_sign(Terms::coplanarity(points_on(t, t)).c[0]);
+        return certain_sign(coplanarity<Terms>(points_on(t, t)).c[0]);
     }
 
 private:
@@ -149,7 +149,7 @@ private:
     [[nodiscard]] FilterOutcome classify_interval(double l, double r, int depth) const
     {
         const QueryPoints<T, 1> x = points_on(l, r);
-        const auto coplanarity = Terms::coplanarity(x);
+        const auto coplanarity = Terms::coplanarity(x, Terms::normal(x));
         switch (classify(coplanarity)) {
         case CoefficientSigns::POSITIVE:
         case CoefficientSigns::NEGATIVE:
@@ -179,7 +179,7 @@ private:
     {
         for (int step = 0;; ++step) {
             bool all_positive = true, hopeless = false;
-            for (const auto& g : Terms::inside(x)) {
+            for (const auto& g : inside<Terms>(x)) {
                 const CoefficientSigns s = classify(g);
                 if (s == CoefficientSigns::NEGATIVE) {
                     return { FilterVerdict::SEPARATED };

@@ -27,8 +27,9 @@ namespace ccdkit::details {
 /// undecided root as a contact.
 inline constexpr BernsteinFilterLimits FILTER_LIMITS { .max_depth = 8, .max_root_steps = 10 };
 inline constexpr BernsteinFilterLimits FLOAT_LIMITS { .max_depth = 12, .max_root_steps = 40 };
-/// The double-double filter starts on a stretch the double filter gave up on, so its depth counts from there.
-inline constexpr BernsteinFilterLimits FINE_LIMITS { .max_depth = 8, .max_root_steps = 10 };
+/// The double-double filter starts on a stretch the double filter gave up on, so its depth counts from there;
+/// around an isolated root it hands over to the double-double root stage at once (cheaper than shrinking).
+inline constexpr BernsteinFilterLimits FINE_LIMITS { .max_depth = 8, .max_root_steps = 0 };
 /// How often the filter may resume after handing a stretch of time to the exact stage.
 inline constexpr int FILTER_ROUNDS = 3;
 
@@ -89,6 +90,7 @@ template <class Terms, class ContactData>
     std::optional<ExactCcd<Terms>> exact;
     double from = 0.0;
     for (int round = 0;; ++round) {
+        CertifiedTermSigns known; // what the double-double stage learned about a single root
         // The filter runs first; where it gives up, exact arithmetic decides just that stretch of time, and
         // the filter resumes after it. Past a few rounds the exact stage takes all that is left.
         FilterOutcome f = filter && round < FILTER_ROUNDS
@@ -126,7 +128,8 @@ template <class Terms, class ContactData>
             if (!second) {
                 second.emplace(*unit);
             }
-            const FilterOutcome g = second->decide_root(f.toi_lower, f.toi_upper, f.sign_at_lower, options.tolerance);
+            const FilterOutcome g
+                = second->decide_root(f.toi_lower, f.toi_upper, f.sign_at_lower, options.tolerance, known);
             if (g.verdict != FilterVerdict::UNDECIDED) {
                 result.decided_by = std::max(result.decided_by, DecidedBy::DOUBLE_DOUBLE);
                 if (g.verdict == FilterVerdict::CONTACT) {
@@ -141,7 +144,7 @@ template <class Terms, class ContactData>
         if (!exact) {
             exact.emplace(motion, options.t_max, options.tolerance);
         }
-        const ExactOutcome e = exact->decide(f.toi_lower, f.toi_upper, f.single_root);
+        const ExactOutcome e = exact->decide(f.toi_lower, f.toi_upper, f.single_root, known);
         if (e.hit) {
             report_contact(e.toi_lower, e.toi_upper, e.initially_touching);
             return result;

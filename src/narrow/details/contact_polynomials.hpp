@@ -22,6 +22,13 @@ template <class T, int D> struct PointOnSegment {
     Poly<T, 2 * D> between;
 };
 
+/// Signs of the contact terms at a root of the coplanarity polynomial as a floating-point stage certified
+/// them (0 where it could not), for the exact stage to reuse.
+struct CertifiedTermSigns {
+    bool evaluated = false; ///< whether the stage got as far as evaluating the inside terms there
+    std::array<int, 4> inside {}; ///< valid only with `evaluated`, which also means the nondegenerate term is > 0
+};
+
 template <class T, int D>
 PointOnSegment<T, D> point_on_segment(const PolyVec3<T, D>& q, const PolyVec3<T, D>& x, const PolyVec3<T, D>& y)
 {
@@ -35,28 +42,30 @@ struct VertexFaceTerms {
     static constexpr int INSIDE_COUNT = 3;
     static constexpr int SEGMENT_COUNT = 3;
 
-    /// det[t1 - t0, t2 - t0, p - t0]: zero iff the four points are coplanar.
-    template <class T, int D> static Poly<T, 3 * D> coplanarity(const QueryPoints<T, D>& x)
+    /// n = (t1 - t0) x (t2 - t0), the triangle's normal times twice its area; every term below uses it.
+    template <class T, int D> static PolyVec3<T, 2 * D> normal(const QueryPoints<T, D>& x)
     {
-        return dot(cross(x[2] - x[1], x[3] - x[1]), x[0] - x[1]);
+        return cross(x[2] - x[1], x[3] - x[1]);
+    }
+
+    /// det[t1 - t0, t2 - t0, p - t0] = n.(p - t0): zero iff the four points are coplanar.
+    template <class T, int D> static Poly<T, 3 * D> coplanarity(const QueryPoints<T, D>& x, const PolyVec3<T, 2 * D>& n)
+    {
+        return dot(n, x[0] - x[1]);
     }
 
     /// At a coplanar time, all three positive iff p is strictly inside the triangle. Each is a barycentric
-    /// weight times |n|^2, n = (t1 - t0) x (t2 - t0); they are all zero for a collapsed triangle.
-    template <class T, int D> static std::array<Poly<T, 4 * D>, INSIDE_COUNT> inside(const QueryPoints<T, D>& x)
+    /// weight times |n|^2; they are all zero for a collapsed triangle.
+    template <class T, int D>
+    static std::array<Poly<T, 4 * D>, INSIDE_COUNT> inside(const QueryPoints<T, D>& x, const PolyVec3<T, 2 * D>& n)
     {
         const auto& p = x[0];
-        const auto n = cross(x[2] - x[1], x[3] - x[1]);
         return { dot(cross(x[2] - x[1], p - x[1]), n), dot(cross(x[3] - x[2], p - x[2]), n),
                  dot(cross(x[1] - x[3], p - x[3]), n) };
     }
 
     /// |n|^2: positive iff the triangle is not collapsed.
-    template <class T, int D> static Poly<T, 4 * D> nondegenerate(const QueryPoints<T, D>& x)
-    {
-        const auto n = cross(x[2] - x[1], x[3] - x[1]);
-        return dot(n, n);
-    }
+    template <class T, int E> static Poly<T, 2 * E> nondegenerate(const PolyVec3<T, E>& n) { return dot(n, n); }
 
     /// A collapsed triangle is the union of its three sides: p on one of them.
     template <class T, int D>
@@ -71,32 +80,32 @@ struct EdgeEdgeTerms {
     static constexpr int INSIDE_COUNT = 4;
     static constexpr int SEGMENT_COUNT = 4;
 
-    /// det[ea1 - ea0, eb1 - eb0, eb0 - ea0]: zero iff the four points are coplanar.
-    template <class T, int D> static Poly<T, 3 * D> coplanarity(const QueryPoints<T, D>& x)
+    /// m = da x db, da = ea1 - ea0, db = eb1 - eb0; every term below uses it.
+    template <class T, int D> static PolyVec3<T, 2 * D> normal(const QueryPoints<T, D>& x)
     {
-        return dot(cross(x[1] - x[0], x[3] - x[2]), x[2] - x[0]);
+        return cross(x[1] - x[0], x[3] - x[2]);
     }
 
-    /// At a coplanar time with m = da x db != 0, the lines meet at ea0 + s da = eb0 + u db with
-    /// s |m|^2 = ((eb0 - ea0) x db).m and u |m|^2 = ((eb0 - ea0) x da).m. All four positive iff 0 < s, u < 1.
-    template <class T, int D> static std::array<Poly<T, 4 * D>, INSIDE_COUNT> inside(const QueryPoints<T, D>& x)
+    /// det[da, db, eb0 - ea0] = m.(eb0 - ea0): zero iff the four points are coplanar.
+    template <class T, int D> static Poly<T, 3 * D> coplanarity(const QueryPoints<T, D>& x, const PolyVec3<T, 2 * D>& m)
     {
-        const auto da = x[1] - x[0];
-        const auto db = x[3] - x[2];
+        return dot(m, x[2] - x[0]);
+    }
+
+    /// At a coplanar time with m != 0, the lines meet at ea0 + s da = eb0 + u db with
+    /// s |m|^2 = ((eb0 - ea0) x db).m and u |m|^2 = ((eb0 - ea0) x da).m. All four positive iff 0 < s, u < 1.
+    template <class T, int D>
+    static std::array<Poly<T, 4 * D>, INSIDE_COUNT> inside(const QueryPoints<T, D>& x, const PolyVec3<T, 2 * D>& m)
+    {
         const auto w = x[2] - x[0];
-        const auto m = cross(da, db);
         const auto mm = dot(m, m);
-        const auto s = dot(cross(w, db), m);
-        const auto u = dot(cross(w, da), m);
+        const auto s = dot(cross(w, x[3] - x[2]), m);
+        const auto u = dot(cross(w, x[1] - x[0]), m);
         return { s, mm - s, u, mm - u };
     }
 
-    /// |da x db|^2: positive iff the edges are neither parallel nor of zero length.
-    template <class T, int D> static Poly<T, 4 * D> nondegenerate(const QueryPoints<T, D>& x)
-    {
-        const auto m = cross(x[1] - x[0], x[3] - x[2]);
-        return dot(m, m);
-    }
+    /// |m|^2: positive iff the edges are neither parallel nor of zero length.
+    template <class T, int E> static Poly<T, 2 * E> nondegenerate(const PolyVec3<T, E>& m) { return dot(m, m); }
 
     /// Parallel or zero-length edges touch iff an endpoint of one lies on the other.
     template <class T, int D>
@@ -106,5 +115,15 @@ struct EdgeEdgeTerms {
                  point_on_segment(x[2], x[0], x[1]), point_on_segment(x[3], x[0], x[1]) };
     }
 };
+
+/// The terms that need only the points, for callers that use one of them.
+template <class Terms, class T, int D> Poly<T, 3 * D> coplanarity(const QueryPoints<T, D>& x)
+{
+    return Terms::coplanarity(x, Terms::normal(x));
+}
+template <class Terms, class T, int D> auto inside(const QueryPoints<T, D>& x)
+{
+    return Terms::inside(x, Terms::normal(x));
+}
 
 } // namespace ccdkit::details

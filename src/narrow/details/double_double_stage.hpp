@@ -37,24 +37,23 @@ public:
             }
             x[i] = { c[0], c[1], c[2] };
         }
-        coplanarity_ = Terms::coplanarity(x);
-        nondegenerate_ = Terms::nondegenerate(x);
-        inside_ = Terms::inside(x);
+        const auto normal = Terms::normal(x);
+        coplanarity_ = Terms::coplanarity(x, normal);
+        nondegenerate_ = Terms::nondegenerate(normal);
+        inside_ = Terms::inside(x, normal);
     }
 
     /// [l, r] holds exactly one root of the coplanarity polynomial, a simple one, with sign `sign_at_l` at l
     /// and the opposite at r, and there is no contact before l. Returns CONTACT with a bracket of that root,
-    /// SEPARATED if the primitives do not touch then, or UNDECIDED.
-    [[nodiscard]] FilterOutcome decide_root(double l, double r, int sign_at_l, double tolerance) const
+    /// SEPARATED if the primitives do not touch then, or UNDECIDED; then `known` holds the inside terms'
+    /// signs at that root where they were certain.
+    [[nodiscard]] FilterOutcome
+    decide_root(double l, double r, int sign_at_l, double tolerance, CertifiedTermSigns& known) const
     {
-        DD t(0.5 * (l + r));
-        for (int i = 0; i < NEWTON_STEPS; ++i) {
-            t = newton_step(t);
-            if (!(t.hi >= l && t.hi <= r)) {
-                return { FilterVerdict::UNDECIDED, l, r, true };
-            }
-        }
-        for (const double delta : { 0x1p-90, 0x1p-75, 0x1p-60 }) {
+        const DD t = approximate_root(l, r, sign_at_l);
+        // Narrow brackets first; wider ones for flat polynomials (nearly a double root, or terms that nearly
+        // cancel), whose signs double-double cannot certify close to the root.
+        for (const double delta : { 0x1p-90, 0x1p-75, 0x1p-60, 0x1p-45, 0x1p-30 }) {
             if (8 * delta > tolerance) {
                 break;
             }
@@ -73,11 +72,13 @@ public:
                 return { FilterVerdict::UNDECIDED, l, r, true };
             }
             bool all_positive = true;
-            for (const auto& g : inside_) {
-                const int s = certain(g);
+            known.evaluated = true;
+            for (std::size_t i = 0; i < inside_.size(); ++i) {
+                const int s = certain(inside_[i]);
                 if (s < 0) {
                     return { FilterVerdict::SEPARATED };
                 }
+                known.inside[i] = s;
                 all_positive = all_positive && s > 0;
             }
             if (all_positive) {
@@ -89,7 +90,8 @@ public:
     }
 
 private:
-    static constexpr int NEWTON_STEPS = 3;
+    /// Quadratic convergence from the middle of the filter's interval takes about 6 steps to 2^-100.
+    static constexpr int MAX_NEWTON_STEPS = 10;
 
     template <int D> static DD evaluate(const Poly<DD, D>& p, const DD& t)
     {
@@ -98,6 +100,41 @@ private:
             v = v * t + p.c[static_cast<std::size_t>(i)];
         }
         return v;
+    }
+
+    /// The root in [l, r]: Newton's method from the middle, or, where that leaves the interval (a flat
+    /// polynomial), bisection on certified signs until they are no longer certain.
+    [[nodiscard]] DD approximate_root(double l, double r, int sign_at_l) const
+    {
+        DD t(0.5 * (l + r));
+        for (int i = 0; i < MAX_NEWTON_STEPS; ++i) {
+            const DD next = newton_step(t);
+            if (!(next.hi >= l && next.hi <= r)) {
+                return bisected_root(l, r, sign_at_l);
+            }
+            const DD step = next - t;
+            t = next;
+            if (std::abs(step.hi) <= 0x1p-100) {
+                break;
+            }
+        }
+        return t;
+    }
+
+    [[nodiscard]] DD bisected_root(double l, double r, int sign_at_l) const
+    {
+        for (;;) {
+            const double mid = 0.5 * (l + r);
+            if (!(l < mid && mid < r)) {
+                break;
+            }
+            const int s = evaluate(coplanarity_, DD(mid)).sign();
+            if (s == 0) {
+                break;
+            }
+            (s == sign_at_l ? l : r) = mid;
+        }
+        return DD(0.5 * (l + r));
     }
 
     /// t - f(t) / f'(t), in double-double (an iteration: no error bound needed).

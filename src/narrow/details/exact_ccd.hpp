@@ -34,13 +34,17 @@ public:
     /// Decides the time interval [lower, upper] (0 <= lower <= upper <= t_max), or [lower, t_max] when the
     /// points stay coplanar (then no finer split helps). The caller has ruled out contact before `lower`.
     /// `single_root`: the caller proved that the coplanarity polynomial has exactly one root in
-    /// (lower, upper), a simple one with opposite signs at the ends, so no root isolation is needed.
-    [[nodiscard]] ExactOutcome decide(double lower, double upper, bool single_root);
+    /// (lower, upper), a simple one with opposite signs at the ends, so no root isolation is needed; `known`
+    /// then holds term signs at that root that an earlier stage certified.
+    [[nodiscard]] ExactOutcome
+    decide(double lower, double upper, bool single_root, const CertifiedTermSigns& known = {});
 
 private:
     /// Whether the primitives touch at alpha, a time when their four points are coplanar; `vanishing` is the
     /// contact term alpha is a root of (its sign there is 0), or null for a root of the coplanarity polynomial.
-    [[nodiscard]] bool holds(exact::AlgebraicNumber& alpha, const exact::IntegerPoly* vanishing);
+    /// `known`: signs an earlier stage certified at alpha.
+    [[nodiscard]] bool
+    holds(exact::AlgebraicNumber& alpha, const exact::IntegerPoly* vanishing, const CertifiedTermSigns& known = {});
     /// The same at a dyadic time, from the positions then (no polynomials needed).
     [[nodiscard]] bool holds_at(const exact::Dyadic& t) const;
     /// The same at an irrational alpha from the positions at an end of its interval, when its width proves
@@ -67,6 +71,7 @@ private:
     };
     std::optional<TermSlopes> slopes_;
     QueryPoints<mpz_class, 1> x_;
+    PolyVec3<mpz_class, 2> normal_; ///< shared by the coplanarity, nondegenerate and inside terms
     exact::IntegerPoly coplanarity_, nondegenerate_;
     std::vector<exact::IntegerPoly> inside_;
     std::vector<Segment> segments_;
