@@ -29,8 +29,11 @@
 #include <ccdkit/rigid/rigid_contact.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <limits>
+#include <memory_resource>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -46,22 +49,35 @@ namespace {
     /// Step candidates tried at one time (each halves the previous) before the general search takes over.
     constexpr int MAX_HALVINGS = 12;
 
-    /// One body's vertices in world coordinates at one time, with what the advancement bound needs.
+    /// Scratch memory of one query: its vectors come from a buffer on the stack (enough for two boxes' search and
+    /// contacts; the heap beyond), so a query allocates nothing but its result.
+    constexpr std::size_t ARENA_BYTES = 16384;
+    template <class T> using ScratchVector = std::pmr::vector<T>;
+
+    /// One body's vertices in world coordinates at one time, with what the advancement bound needs, and at a
+    /// second time (the probe).
     class ConvexSide {
     public:
-        explicit ConvexSide(const RigidBody& body)
+        ConvexSide(const RigidBody& body, std::pmr::memory_resource* arena)
             : body_(body)
-            , radius_(rounded_up((body.shape.vertices().rowwise() - body.motion.center_of_mass().transpose())
-                                     .rowwise()
-                                     .norm()
-                                     .maxCoeff()))
-            , error_(body.motion.point_error_bound(radius_))
+            , local_(static_cast<std::size_t>(body.shape.vertices().rows()), arena)
+            , points_(local_.size(), arena)
+            , arms_(local_.size(), arena)
+            , probe_points_(local_.size(), arena)
             , travel_(body.motion.linear_velocity() * body.motion.duration())
             , spin_(body.motion.angular_velocity() * body.motion.duration())
             , spin_norm_(rounded_up(spin_.norm()))
-            , points_(static_cast<std::size_t>(body.shape.vertices().rows()))
-            , arms_(points_.size())
         {
+            // The vertices about the centre of mass, as RigidPlacement::apply forms them (the same bits).
+            const auto& vertices = body.shape.vertices();
+            const Eigen::Vector3d& center = body.motion.center_of_mass();
+            double radius = 0.0;
+            for (std::size_t k = 0; k < local_.size(); ++k) {
+                local_[k] = vertices.row(static_cast<Eigen::Index>(k)).transpose() - center;
+                radius = std::max(radius, local_[k].norm());
+            }
+            radius_ = rounded_up(radius);
+            error_ = body.motion.point_error_bound(radius_);
             // The rate n.(d + w x arm) is computed from rounded n, d, w and an arm within 2 error_ of the exact
             // one (the arm's rounding is part of what point_error_bound covers, the centre's the rest): a few
             // ulps of |d| + |w| |arm| (32 is generous) plus |w| times the arm's error.
@@ -70,15 +86,23 @@ namespace {
         }
 
         /// Places the vertices (and their arms about the centre of mass) at fraction s of the step, as
-        /// RigidPlacement::apply does.
+        /// RigidPlacement::apply does; and the largest |x|_1 of them.
         void place(double s)
         {
             const RigidPlacement placement = body_.motion.placement_at(s);
-            const auto& vertices = body_.shape.vertices();
-            for (std::size_t k = 0; k < points_.size(); ++k) {
-                const Eigen::Vector3d u = vertices.row(static_cast<Eigen::Index>(k)).transpose();
-                arms_[k] = placement.rotation * (u - placement.center);
+            magnitude_ = 0.0;
+            for (std::size_t k = 0; k < local_.size(); ++k) {
+                arms_[k] = placement.rotation * local_[k];
                 points_[k] = arms_[k] + placement.translation;
+                magnitude_ = std::max(magnitude_, points_[k].cwiseAbs().sum());
+            }
+        }
+        /// Places the vertices at fraction s into probe_points() (points() stay).
+        void place_probe(double s)
+        {
+            const RigidPlacement placement = body_.motion.placement_at(s);
+            for (std::size_t k = 0; k < local_.size(); ++k) {
+                probe_points_[k] = placement.rotation * local_[k] + placement.translation;
             }
         }
 
@@ -95,35 +119,41 @@ namespace {
             return n.dot(travel_ + spin_.cross(arms_[k]));
         }
 
-        [[nodiscard]] const std::vector<Eigen::Vector3d>& points() const { return points_; }
+        [[nodiscard]] const ScratchVector<Eigen::Vector3d>& points() const { return points_; }
+        [[nodiscard]] const ScratchVector<Eigen::Vector3d>& probe_points() const { return probe_points_; }
         [[nodiscard]] const RigidBody& body() const { return body_; }
         [[nodiscard]] double radius() const { return radius_; }
         [[nodiscard]] double error() const { return error_; }
         [[nodiscard]] double rate_error() const { return rate_error_; }
+        /// The largest |x|_1 of points().
+        [[nodiscard]] double magnitude() const { return magnitude_; }
         /// Bound on any point's speed (per unit s).
         [[nodiscard]] double speed() const { return rounded_up(travel_.norm() + spin_norm_ * radius_); }
         [[nodiscard]] double step_angle() const { return spin_norm_; }
 
     private:
         const RigidBody& body_;
-        double radius_;
-        double error_;
+        ScratchVector<Eigen::Vector3d> local_; ///< vertex - centre of mass, body coordinates
+        ScratchVector<Eigen::Vector3d> points_;
+        ScratchVector<Eigen::Vector3d> arms_;
+        ScratchVector<Eigen::Vector3d> probe_points_;
         Eigen::Vector3d travel_;
         Eigen::Vector3d spin_;
         double spin_norm_;
+        double radius_ = 0.0;
+        double error_ = 0.0;
         double rate_error_ = 0.0;
-        std::vector<Eigen::Vector3d> points_;
-        std::vector<Eigen::Vector3d> arms_;
+        double magnitude_ = 0.0;
     };
 
     /// Every vertex's height along n and its rate at one time, for both bodies (a above, b below).
     class SeparationModel {
     public:
-        SeparationModel(std::size_t count_a, std::size_t count_b)
-            : heights_a_(count_a)
-            , rates_a_(count_a)
-            , heights_b_(count_b)
-            , rates_b_(count_b)
+        SeparationModel(std::size_t count_a, std::size_t count_b, std::pmr::memory_resource* arena)
+            : heights_a_(count_a, arena)
+            , rates_a_(count_a, arena)
+            , heights_b_(count_b, arena)
+            , rates_b_(count_b, arena)
         {
         }
 
@@ -136,12 +166,7 @@ namespace {
             // Heights: each dot product within 3 ulps of sum |n_k x_k| <= |x|_1 (|n_k| <= 1 + 4 ulps), plus the
             // points' own rounding (times |n| <= 1 + 4 ulps, inside rounded_up). The sums height + h rate and
             // the differences below add a few ulps of the magnitudes; 8 ulps of each covers all of them.
-            double magnitude = 0.0;
-            for (const auto* side : { &a, &b }) {
-                for (const auto& x : side->points()) {
-                    magnitude = std::max(magnitude, x.cwiseAbs().sum());
-                }
-            }
+            const double magnitude = std::max(a.magnitude(), b.magnitude());
             double rate_magnitude = 0.0;
             for (const auto* rates : { &rates_a_, &rates_b_ }) {
                 for (const double r : *rates) {
@@ -220,8 +245,11 @@ namespace {
             return { low - high - curvature_ * h * h, rates_a_[i] - rates_b_[j] - 2.0 * curvature_ * h };
         }
 
-        static void
-        fill(const ConvexSide& side, const Eigen::Vector3d& n, std::vector<double>& heights, std::vector<double>& rates)
+        static void fill(
+            const ConvexSide& side,
+            const Eigen::Vector3d& n,
+            ScratchVector<double>& heights,
+            ScratchVector<double>& rates)
         {
             const auto& points = side.points();
             for (std::size_t k = 0; k < points.size(); ++k) {
@@ -230,7 +258,7 @@ namespace {
             }
         }
 
-        std::vector<double> heights_a_, rates_a_, heights_b_, rates_b_;
+        ScratchVector<double> heights_a_, rates_a_, heights_b_, rates_b_;
         double curvature_ = 0.0;
         double constant_error_ = 0.0;
         double rate_error_ = 0.0;
@@ -239,23 +267,25 @@ namespace {
     class ConvexSearch {
     public:
         ConvexSearch(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options)
-            : a_(a)
-            , b_(b)
-            , model_(a_.points().size(), b_.points().size())
+            : a_(a, &arena_)
+            , b_(b, &arena_)
+            , model_(a_.points().size(), b_.points().size(), &arena_)
             , options_(options)
         {
         }
+        ConvexSearch(const ConvexSearch&) = delete;
+        ConvexSearch& operator=(const ConvexSearch&) = delete;
 
         ConvexAnswer run()
         {
             double t = 0.0;
-            Eigen::Vector3d offset = Eigen::Vector3d::Zero();
             bool probed = false;
             for (int step = 0; step < MAX_STEPS; ++step) {
                 ++stats_.intervals;
                 a_.place(t);
                 b_.place(t);
-                offset = convex_hull_offset(a_.points(), b_.points(), offset);
+                // GJK starts from the simplex of the previous time (the same vertices, moved a little).
+                const Eigen::Vector3d offset = convex_hull_offset(a_.points(), b_.points(), simplex_);
                 if (offset.squaredNorm() == 0.0) {
                     return undecided(); // (nearly) touching at t: the general search decides
                 }
@@ -317,7 +347,8 @@ namespace {
             return 0.0;
         }
 
-        /// A hit in [t, t + eps] when the hulls overlap at t + eps (t is certified: nothing touches before it).
+        /// A hit in [t, t + eps] when the hulls overlap at t + eps (t is certified: nothing touches before it;
+        /// the bodies are placed at t).
         std::optional<RigidCcdResult> probe(double t, const Eigen::Vector3d& n)
         {
             ++stats_.intervals;
@@ -325,9 +356,10 @@ namespace {
             while (upper - t > options_.eps) {
                 upper = std::nextafter(upper, -1.0); // the width stays within eps despite rounding
             }
-            a_.place(upper);
-            b_.place(upper);
-            if (convex_hull_offset(a_.points(), b_.points(), n).squaredNorm() != 0.0) {
+            a_.place_probe(upper);
+            b_.place_probe(upper);
+            HullSimplex simplex = simplex_;
+            if (convex_hull_offset(a_.probe_points(), b_.probe_points(), simplex, n).squaredNorm() != 0.0) {
                 return std::nullopt;
             }
             RigidCcdResult result;
@@ -339,8 +371,8 @@ namespace {
             return result;
         }
 
-        /// Contacts at `upper` (bodies placed there): every feature pair within the interval's slack of the
-        /// closest, as the general search reports them.
+        /// Contacts at `upper` (probe_points(); points() at `lower`): every feature pair within the interval's
+        /// slack of the closest, as the general search reports them.
         std::vector<RigidContact> contacts(double lower, double upper, const Eigen::Vector3d& n)
         {
             const double width = upper - lower;
@@ -351,8 +383,8 @@ namespace {
             // The first contact's pair has moved by at most width * speed since: the closest gap at `upper` is
             // within that, so a pair kept (gap within slack of the closest) is within 2 slack. Pairs farther
             // apart along n or in a box than that (and the rounding of the gaps) cannot be kept.
-            const auto& pa = a_.points();
-            const auto& pb = b_.points();
+            const auto& pa = a_.probe_points();
+            const auto& pb = b_.probe_points();
             double magnitude = 0.0, low = INFINITE, high = -INFINITE;
             for (const auto& x : pa) {
                 low = std::min(low, n.dot(x));
@@ -363,106 +395,96 @@ namespace {
                 magnitude = std::max(magnitude, x.cwiseAbs().maxCoeff());
             }
             const double reach = 2.0 * slack * (1.0 + 1e-6) + 1e-12 * magnitude;
-            std::vector<bool> near_a(pa.size()), near_b(pb.size());
+            ScratchVector<char> near_a(pa.size(), &arena_), near_b(pb.size(), &arena_);
             for (std::size_t k = 0; k < pa.size(); ++k) {
                 near_a[k] = n.dot(pa[k]) <= high + reach;
             }
             for (std::size_t k = 0; k < pb.size(); ++k) {
                 near_b[k] = n.dot(pb[k]) >= low - reach;
             }
-            const auto& shape_a = a_.body().shape;
-            const auto& shape_b = b_.body().shape;
-            // Each body's features with a vertex near the other (as lists: a handful), with their boxes.
-            using Box = Eigen::AlignedBox3d;
+            const RigidShape& shape_a = a_.body().shape;
+            const RigidShape& shape_b = b_.body().shape;
+            // Each body's features with a vertex near the other (a handful), with their boxes.
             struct Feature {
                 std::int32_t index;
-                Box box;
+                Eigen::Array3d min;
+                Eigen::Array3d max;
             };
-            const auto near_features
-                = [](const std::vector<Eigen::Vector3d>& points, const auto& elements, const std::vector<bool>& near) {
-                      std::vector<Feature> out;
-                      for (Eigen::Index e = 0; e < elements.rows(); ++e) {
-                          bool any = false;
-                          Box box;
-                          for (Eigen::Index c = 0; c < elements.cols(); ++c) {
-                              const auto v = static_cast<std::size_t>(elements(e, c));
-                              any = any || near[v];
-                              box.extend(points[v]);
-                          }
-                          if (any) {
-                              out.push_back({ static_cast<std::int32_t>(e), box });
-                          }
-                      }
-                      return out;
-                  };
-            const auto near_vertices = [](const std::vector<Eigen::Vector3d>& points, const std::vector<bool>& near) {
-                std::vector<Feature> out;
-                for (std::size_t v = 0; v < points.size(); ++v) {
-                    if (near[v]) {
-                        out.push_back({ static_cast<std::int32_t>(v), Box(points[v], points[v]) });
+            const auto near_features = [this](const auto& points, const auto& elements, const auto& near) {
+                ScratchVector<Feature> out(&arena_);
+                out.reserve(static_cast<std::size_t>(elements.rows()));
+                for (Eigen::Index e = 0; e < elements.rows(); ++e) {
+                    bool any = false;
+                    for (Eigen::Index c = 0; c < elements.cols(); ++c) {
+                        any = any || near[static_cast<std::size_t>(elements(e, c))];
+                    }
+                    if (any) {
+                        const Eigen::Array3d first = points[static_cast<std::size_t>(elements(e, 0))].array();
+                        Feature feature { static_cast<std::int32_t>(e), first, first };
+                        for (Eigen::Index c = 1; c < elements.cols(); ++c) {
+                            const Eigen::Array3d x = points[static_cast<std::size_t>(elements(e, c))].array();
+                            feature.min = feature.min.min(x);
+                            feature.max = feature.max.max(x);
+                        }
+                        out.push_back(feature);
                     }
                 }
                 return out;
             };
-            const auto close = [reach](const Box& x, const Box& y) {
-                return (x.min().array() - reach <= y.max().array()).all()
-                    && (y.min().array() - reach <= x.max().array()).all();
+            const auto near_vertices = [this](const auto& points, const auto& near) {
+                ScratchVector<Feature> out(&arena_);
+                out.reserve(points.size());
+                for (std::size_t v = 0; v < points.size(); ++v) {
+                    if (near[v]) {
+                        out.push_back({ static_cast<std::int32_t>(v), points[v].array(), points[v].array() });
+                    }
+                }
+                return out;
             };
-            const auto& fa = shape_a.faces();
-            const auto& fb = shape_b.faces();
-            const auto& ea = shape_a.edges();
-            const auto& eb = shape_b.edges();
-            std::vector<FeaturePair> pairs;
+            const auto close = [reach](const Feature& x, const Feature& y) {
+                return (x.min - reach <= y.max).all() && (y.min - reach <= x.max).all();
+            };
+            // The candidate pairs with their gaps at `upper` (posed from the points at hand: the contacts' own).
+            struct Candidate {
+                FeaturePair pair;
+                double gap;
+            };
+            ScratchVector<Candidate> candidates(&arena_);
+            const auto vertex_of = [](const auto& points) {
+                return [&points](std::int32_t v) { return points[static_cast<std::size_t>(v)]; };
+            };
+            const auto posed_at = [&](const FeaturePair& pair, const auto& points_a, const auto& points_b) {
+                return pose_pair_with(shape_a, shape_b, pair, vertex_of(points_a), vertex_of(points_b));
+            };
+            double closest = INFINITE;
             const auto add_pairs
-                = [&](PairKind kind, const std::vector<Feature>& from_a, const std::vector<Feature>& from_b) {
+                = [&](PairKind kind, const ScratchVector<Feature>& from_a, const ScratchVector<Feature>& from_b) {
                       for (const Feature& x : from_a) {
                           for (const Feature& y : from_b) {
-                              if (close(x.box, y.box)) {
-                                  pairs.push_back({ kind, x.index, y.index });
+                              if (close(x, y)) {
+                                  ++stats_.pair_tests;
+                                  const FeaturePair pair { kind, x.index, y.index };
+                                  const double gap = closest_offset(posed_at(pair, pa, pb)).offset.norm();
+                                  closest = std::min(closest, gap);
+                                  candidates.push_back({ pair, gap });
                               }
                           }
                       }
                   };
-            add_pairs(PairKind::VERTEX_FACE, near_vertices(pa, near_a), near_features(pb, fb, near_b));
-            add_pairs(PairKind::FACE_VERTEX, near_features(pa, fa, near_a), near_vertices(pb, near_b));
-            add_pairs(PairKind::EDGE_EDGE, near_features(pa, ea, near_a), near_features(pb, eb, near_b));
+            add_pairs(PairKind::VERTEX_FACE, near_vertices(pa, near_a), near_features(pb, shape_b.faces(), near_b));
+            add_pairs(PairKind::FACE_VERTEX, near_features(pa, shape_a.faces(), near_a), near_vertices(pb, near_b));
+            add_pairs(
+                PairKind::EDGE_EDGE, near_features(pa, shape_a.edges(), near_a),
+                near_features(pb, shape_b.edges(), near_b));
 
-            // The gaps from the positions at hand first (they match the contacts' own to rounding, which
-            // `margin` covers), so that only the pairs kept are posed again as contacts.
-            const auto gap_of = [&](const FeaturePair& pair) {
-                switch (pair.kind) {
-                case PairKind::VERTEX_FACE:
-                    return point_triangle_closest_offset<double>(
-                               pa[static_cast<std::size_t>(pair.a)], pb[static_cast<std::size_t>(fb(pair.b, 0))],
-                               pb[static_cast<std::size_t>(fb(pair.b, 1))], pb[static_cast<std::size_t>(fb(pair.b, 2))])
-                        .norm();
-                case PairKind::FACE_VERTEX:
-                    return point_triangle_closest_offset<double>(
-                               pb[static_cast<std::size_t>(pair.b)], pa[static_cast<std::size_t>(fa(pair.a, 0))],
-                               pa[static_cast<std::size_t>(fa(pair.a, 1))], pa[static_cast<std::size_t>(fa(pair.a, 2))])
-                        .norm();
-                case PairKind::EDGE_EDGE:
-                    break;
-                }
-                return edge_edge_closest_offset<double, 3>(
-                           pa[static_cast<std::size_t>(ea(pair.a, 0))], pa[static_cast<std::size_t>(ea(pair.a, 1))],
-                           pb[static_cast<std::size_t>(eb(pair.b, 0))], pb[static_cast<std::size_t>(eb(pair.b, 1))])
-                    .norm();
-            };
-            std::vector<double> gaps(pairs.size());
-            double closest = INFINITE;
-            for (std::size_t k = 0; k < pairs.size(); ++k) {
-                ++stats_.pair_tests;
-                gaps[k] = gap_of(pairs[k]);
-                closest = std::min(closest, gaps[k]);
-            }
+            // The gaps match the contacts' own to rounding, which `margin` covers.
             const double margin = 1e-12 * magnitude;
-            const BodyPlacements approach = placements_at(a_.body(), b_.body(), lower);
-            const BodyPlacements at_upper = placements_at(a_.body(), b_.body(), upper);
             std::vector<RigidContact> out;
-            for (std::size_t k = 0; k < pairs.size(); ++k) {
-                if (gaps[k] <= closest + slack + margin) {
-                    out.push_back(contact_of(a_.body(), b_.body(), pairs[k], approach, at_upper));
+            for (const Candidate& candidate : candidates) {
+                if (candidate.gap <= closest + slack + margin) {
+                    out.push_back(contact_of(
+                        candidate.pair, posed_at(candidate.pair, a_.points(), b_.points()),
+                        posed_at(candidate.pair, pa, pb)));
                 }
             }
             std::sort(
@@ -474,9 +496,13 @@ namespace {
             return out;
         }
 
+        /// Memory for the members below (declared first: built before them, freed after).
+        std::array<std::byte, ARENA_BYTES> buffer_;
+        std::pmr::monotonic_buffer_resource arena_ { buffer_.data(), buffer_.size() };
         ConvexSide a_;
         ConvexSide b_;
         SeparationModel model_;
+        HullSimplex simplex_;
         RigidCcdOptions options_;
         RigidCcdStats stats_;
     };

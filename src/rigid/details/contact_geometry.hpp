@@ -36,35 +36,44 @@ struct BodyPlacements {
     return at.apply(body.shape.vertices().row(v).transpose());
 }
 
+/// The pair's features with their vertices where `vertex_a(v)` and `vertex_b(v)` put them, the vertex (or edge a)
+/// first.
+template <class VertexA, class VertexB>
+[[nodiscard]] PosedPair pose_pair_with(
+    const RigidShape& a, const RigidShape& b, const FeaturePair& pair, VertexA&& vertex_a, VertexB&& vertex_b)
+{
+    PosedPair posed;
+    const auto face_of = [](const RigidShape& shape, std::int32_t f, auto&& vertex) {
+        const auto& faces = shape.faces();
+        return std::array<Eigen::Vector3d, 3> { vertex(faces(f, 0)), vertex(faces(f, 1)), vertex(faces(f, 2)) };
+    };
+    switch (pair.kind) {
+    case PairKind::VERTEX_FACE:
+        posed.x[0] = vertex_a(pair.a);
+        posed.y = face_of(b, pair.b, vertex_b);
+        break;
+    case PairKind::FACE_VERTEX:
+        posed.x[0] = vertex_b(pair.b);
+        posed.y = face_of(a, pair.a, vertex_a);
+        break;
+    case PairKind::EDGE_EDGE:
+        posed.edges = true;
+        posed.x[0] = vertex_a(a.edges()(pair.a, 0));
+        posed.x[1] = vertex_a(a.edges()(pair.a, 1));
+        posed.y[0] = vertex_b(b.edges()(pair.b, 0));
+        posed.y[1] = vertex_b(b.edges()(pair.b, 1));
+        break;
+    }
+    return posed;
+}
+
 /// The pair placed as `at` says, the vertex (or edge a) first.
 [[nodiscard]] inline PosedPair
 pose_pair(const RigidBody& a, const RigidBody& b, const FeaturePair& pair, const BodyPlacements& at)
 {
-    PosedPair posed;
-    const auto face_of = [](const RigidBody& body, std::int32_t f, const RigidPlacement& placement) {
-        const auto& faces = body.shape.faces();
-        return std::array<Eigen::Vector3d, 3> { posed_vertex(body, faces(f, 0), placement),
-                                                posed_vertex(body, faces(f, 1), placement),
-                                                posed_vertex(body, faces(f, 2), placement) };
-    };
-    switch (pair.kind) {
-    case PairKind::VERTEX_FACE:
-        posed.x[0] = posed_vertex(a, pair.a, at.a);
-        posed.y = face_of(b, pair.b, at.b);
-        break;
-    case PairKind::FACE_VERTEX:
-        posed.x[0] = posed_vertex(b, pair.b, at.b);
-        posed.y = face_of(a, pair.a, at.a);
-        break;
-    case PairKind::EDGE_EDGE:
-        posed.edges = true;
-        posed.x[0] = posed_vertex(a, a.shape.edges()(pair.a, 0), at.a);
-        posed.x[1] = posed_vertex(a, a.shape.edges()(pair.a, 1), at.a);
-        posed.y[0] = posed_vertex(b, b.shape.edges()(pair.b, 0), at.b);
-        posed.y[1] = posed_vertex(b, b.shape.edges()(pair.b, 1), at.b);
-        break;
-    }
-    return posed;
+    return pose_pair_with(
+        a.shape, b.shape, pair, [&](std::int32_t v) { return posed_vertex(a, v, at.a); },
+        [&](std::int32_t v) { return posed_vertex(b, v, at.b); });
 }
 
 /// x's closest point minus y's closest point, and the midpoint between them.
@@ -100,18 +109,11 @@ struct ClosestOffset {
     return (posed.x[0] - posed.y[0]).dot(normal);
 }
 
-/// The contact of a pair found at `upper` (the bodies placed there): point and gap there; the normal there,
-/// oriented to the side the vertex (edge) was on at `approach` (before contact) and turned to point from body b
-/// towards body a.
-[[nodiscard]] inline RigidContact contact_of(
-    const RigidBody& a,
-    const RigidBody& b,
-    const FeaturePair& pair,
-    const BodyPlacements& approach,
-    const BodyPlacements& upper)
+/// The contact of a pair found at `upper`, posed there (`at`) and at `approach` (`before`, before contact): point
+/// and gap at `upper`; the normal there, oriented to the side the vertex (edge) was on before and turned to point
+/// from body b towards body a.
+[[nodiscard]] inline RigidContact contact_of(const FeaturePair& pair, const PosedPair& before, const PosedPair& at)
 {
-    const PosedPair before = pose_pair(a, b, pair, approach);
-    const PosedPair at = pose_pair(a, b, pair, upper);
     const ClosestOffset closest = closest_offset(at);
 
     RigidContact contact;
@@ -145,6 +147,17 @@ struct ClosestOffset {
         break;
     }
     return contact;
+}
+
+/// The contact of a pair found at `upper` (the bodies placed there), as above.
+[[nodiscard]] inline RigidContact contact_of(
+    const RigidBody& a,
+    const RigidBody& b,
+    const FeaturePair& pair,
+    const BodyPlacements& approach,
+    const BodyPlacements& upper)
+{
+    return contact_of(pair, pose_pair(a, b, pair, approach), pose_pair(a, b, pair, upper));
 }
 
 } // namespace ccdkit::details

@@ -17,66 +17,65 @@
 
 namespace ccdkit::details {
 
+/// The simplex GJK ended with, as indices of its points in P and Q: called again on the same sets moved a little,
+/// GJK starts from it and usually stops after one support query (warm start).
+struct HullSimplex {
+    std::array<std::array<std::uint32_t, 2>, 4> ids {}; ///< (index in P, index in Q) per vertex
+    int size = 0; ///< 0: no simplex yet
+};
+
 /// Point of the Minkowski difference P - Q closest to the origin (approximately); zero when the hulls (may)
-/// overlap. `start` is a first guess of that point (the previous answer works well).
-[[nodiscard]] inline Eigen::Vector3d
-convex_hull_offset(std::span<const Eigen::Vector3d> p, std::span<const Eigen::Vector3d> q, const Eigen::Vector3d& start)
+/// overlap. GJK starts from `simplex` when it holds one (the previous call's, on the sets moved since), else from
+/// the first guess `start` of that point (the previous answer works well); `simplex` holds the final one after.
+[[nodiscard]] inline Eigen::Vector3d convex_hull_offset(
+    std::span<const Eigen::Vector3d> p,
+    std::span<const Eigen::Vector3d> q,
+    HullSimplex& simplex,
+    const Eigen::Vector3d& start = Eigen::Vector3d::Zero())
 {
-    const auto support = [&](const Eigen::Vector3d& d) -> Eigen::Vector3d {
-        // argmax over P of d.p minus argmin over Q of d.q: the farthest point of P - Q along d.
-        const Eigen::Vector3d* best_p = &p[0];
-        const Eigen::Vector3d* best_q = &q[0];
+    using Ids = std::array<std::uint32_t, 2>;
+    const auto support = [&](const Eigen::Vector3d& d) -> Ids {
+        // argmax over P of d.p and argmin over Q of d.q: the farthest point of P - Q along d.
+        std::uint32_t best_p = 0, best_q = 0;
         double high = d.dot(p[0]), low = d.dot(q[0]);
-        for (const auto& x : p) {
-            const double v = d.dot(x);
+        for (std::uint32_t k = 1; k < p.size(); ++k) {
+            const double v = d.dot(p[k]);
             if (v > high) {
                 high = v;
-                best_p = &x;
+                best_p = k;
             }
         }
-        for (const auto& x : q) {
-            const double v = d.dot(x);
+        for (std::uint32_t k = 1; k < q.size(); ++k) {
+            const double v = d.dot(q[k]);
             if (v < low) {
                 low = v;
-                best_q = &x;
+                best_q = k;
             }
         }
-        return *best_p - *best_q;
+        return { best_p, best_q };
     };
 
-    std::array<Eigen::Vector3d, 4> simplex;
-    int size = 1;
-    Eigen::Vector3d v = start.squaredNorm() > 0.0 ? start : Eigen::Vector3d(p[0] - q[0]);
-    simplex[0] = support(-v);
-    v = simplex[0];
-    constexpr int MAX_ITERATIONS = 24;
-    /// Stop once the separation along v is within 5% of |v| (>= the distance): advancement then steps at
-    /// least 95% as far as the exact distance would let it.
-    constexpr double RELATIVE_PROGRESS = 0.05;
-    for (int iteration = 0; iteration < MAX_ITERATIONS; ++iteration) {
-        const double length_squared = v.squaredNorm();
-        if (length_squared == 0.0) {
-            return v;
-        }
-        const Eigen::Vector3d w = support(-v);
-        if (length_squared - v.dot(w) <= RELATIVE_PROGRESS * length_squared) {
-            return v; // w is no closer along v: v is (nearly) the closest point
-        }
-        for (int k = 0; k < size; ++k) {
-            if (simplex[static_cast<std::size_t>(k)] == w) {
-                return v; // a support point already held: rounding makes GJK cycle near contact
-            }
-        }
-        simplex[static_cast<std::size_t>(size++)] = w;
-        // Closest point of the simplex to the origin, keeping only the vertices that support it (Voronoi regions).
+    auto& ids = simplex.ids;
+    int& size = simplex.size;
+    std::array<Eigen::Vector3d, 4> points;
+    const auto point_of = [&](const Ids& id) -> Eigen::Vector3d { return p[id[0]] - q[id[1]]; };
+    // Closest point of the simplex to the origin, keeping only the vertices that support it (Voronoi regions).
+    // `newest` is the vertex just added (the closest point of a tetrahedron involves it), or -1 for a warm start.
+    // Returns false when the origin lies inside the tetrahedron.
+    Eigen::Vector3d v;
+    const auto reduce = [&](int newest) -> bool {
         std::array<double, 4> weight {};
         const auto segment = [&](int i, int j) {
-            const Eigen::Vector3d& a = simplex[static_cast<std::size_t>(i)];
-            const Eigen::Vector3d ab = simplex[static_cast<std::size_t>(j)] - a;
+            const Eigen::Vector3d& a = points[static_cast<std::size_t>(i)];
+            const Eigen::Vector3d ab = points[static_cast<std::size_t>(j)] - a;
             const double denominator = ab.squaredNorm();
             const double t = denominator > 0.0 ? std::clamp(-a.dot(ab) / denominator, 0.0, 1.0) : 0.0;
             return std::pair<Eigen::Vector3d, double>(a + t * ab, t);
         };
+        if (size == 1) {
+            v = points[0];
+            return true;
+        }
         if (size == 2) {
             const auto [point, t] = segment(0, 1);
             v = point;
@@ -86,9 +85,9 @@ convex_hull_offset(std::span<const Eigen::Vector3d> p, std::span<const Eigen::Ve
             // lies inside the tetrahedron.
             double best = std::numeric_limits<double>::infinity();
             const auto try_triangle = [&](int i, int j, int k) {
-                const Eigen::Vector3d& a = simplex[static_cast<std::size_t>(i)];
-                const Eigen::Vector3d ab = simplex[static_cast<std::size_t>(j)] - a;
-                const Eigen::Vector3d ac = simplex[static_cast<std::size_t>(k)] - a;
+                const Eigen::Vector3d& a = points[static_cast<std::size_t>(i)];
+                const Eigen::Vector3d ab = points[static_cast<std::size_t>(j)] - a;
+                const Eigen::Vector3d ac = points[static_cast<std::size_t>(k)] - a;
                 const double d1 = -ab.dot(a), d2 = -ac.dot(a);
                 const double aa = ab.squaredNorm(), bb = ac.squaredNorm(), ab_ac = ab.dot(ac);
                 const double det = aa * bb - ab_ac * ab_ac;
@@ -127,19 +126,22 @@ convex_hull_offset(std::span<const Eigen::Vector3d> p, std::span<const Eigen::Ve
             if (size == 3) {
                 try_triangle(0, 1, 2);
             } else {
-                const Eigen::Vector3d& a = simplex[0];
-                const double volume = (simplex[1] - a).dot((simplex[2] - a).cross(simplex[3] - a));
+                const Eigen::Vector3d& a = points[0];
+                const double volume = (points[1] - a).dot((points[2] - a).cross(points[3] - a));
                 const auto same_side = [&](int i, int j, int k, int l) {
-                    const Eigen::Vector3d& o = simplex[static_cast<std::size_t>(i)];
+                    const Eigen::Vector3d& o = points[static_cast<std::size_t>(i)];
                     const Eigen::Vector3d n
-                        = (simplex[static_cast<std::size_t>(j)] - o).cross(simplex[static_cast<std::size_t>(k)] - o);
-                    return (n.dot(-o) >= 0.0) == (n.dot(simplex[static_cast<std::size_t>(l)] - o) >= 0.0);
+                        = (points[static_cast<std::size_t>(j)] - o).cross(points[static_cast<std::size_t>(k)] - o);
+                    return (n.dot(-o) >= 0.0) == (n.dot(points[static_cast<std::size_t>(l)] - o) >= 0.0);
                 };
                 if (volume != 0.0 && same_side(0, 1, 2, 3) && same_side(0, 1, 3, 2) && same_side(0, 2, 3, 1)
                     && same_side(1, 2, 3, 0)) {
-                    return Eigen::Vector3d::Zero(); // the origin is inside: the hulls overlap
+                    return false; // the origin is inside: the hulls overlap
                 }
-                // The closest point involves the newest vertex (3): the origin lay beyond the old face along -v.
+                // The origin lay beyond the old face along -v: the closest point involves the newest vertex (3).
+                if (newest < 0) {
+                    try_triangle(0, 1, 2);
+                }
                 try_triangle(0, 1, 3);
                 try_triangle(0, 2, 3);
                 try_triangle(1, 2, 3);
@@ -149,12 +151,64 @@ convex_hull_offset(std::span<const Eigen::Vector3d> p, std::span<const Eigen::Ve
         int kept = 0;
         for (int k = 0; k < size; ++k) {
             if (weight[static_cast<std::size_t>(k)] > 0.0) {
-                simplex[static_cast<std::size_t>(kept++)] = simplex[static_cast<std::size_t>(k)];
+                ids[static_cast<std::size_t>(kept)] = ids[static_cast<std::size_t>(k)];
+                points[static_cast<std::size_t>(kept++)] = points[static_cast<std::size_t>(k)];
             }
         }
         size = std::max(kept, 1);
+        return true;
+    };
+
+    if (size > 0) {
+        for (int k = 0; k < size; ++k) {
+            points[static_cast<std::size_t>(k)] = point_of(ids[static_cast<std::size_t>(k)]);
+        }
+        if (!reduce(-1)) {
+            size = 0;
+            return Eigen::Vector3d::Zero();
+        }
+    } else {
+        const Eigen::Vector3d first = start.squaredNorm() > 0.0 ? start : Eigen::Vector3d(p[0] - q[0]);
+        ids[0] = support(-first);
+        points[0] = point_of(ids[0]);
+        size = 1;
+        v = points[0];
+    }
+    constexpr int MAX_ITERATIONS = 24;
+    /// Stop once the separation along v is within 5% of |v| (>= the distance): advancement then steps at
+    /// least 95% as far as the exact distance would let it.
+    constexpr double RELATIVE_PROGRESS = 0.05;
+    for (int iteration = 0; iteration < MAX_ITERATIONS; ++iteration) {
+        const double length_squared = v.squaredNorm();
+        if (length_squared == 0.0) {
+            return v;
+        }
+        const Ids next = support(-v);
+        const Eigen::Vector3d w = point_of(next);
+        if (length_squared - v.dot(w) <= RELATIVE_PROGRESS * length_squared) {
+            return v; // w is no closer along v: v is (nearly) the closest point
+        }
+        for (int k = 0; k < size; ++k) {
+            if (points[static_cast<std::size_t>(k)] == w) {
+                return v; // a support point already held: rounding makes GJK cycle near contact
+            }
+        }
+        ids[static_cast<std::size_t>(size)] = next;
+        points[static_cast<std::size_t>(size++)] = w;
+        if (!reduce(size - 1)) {
+            size = 0;
+            return Eigen::Vector3d::Zero();
+        }
     }
     return v;
+}
+
+/// GJK from a first guess `start` of the closest point (see above), without a simplex kept.
+[[nodiscard]] inline Eigen::Vector3d
+convex_hull_offset(std::span<const Eigen::Vector3d> p, std::span<const Eigen::Vector3d> q, const Eigen::Vector3d& start)
+{
+    HullSimplex simplex;
+    return convex_hull_offset(p, q, simplex, start);
 }
 
 } // namespace ccdkit::details
