@@ -64,6 +64,36 @@ namespace {
         EXPECT_LE(details::certified_separation(p, q, details::convex_hull_offset(p, q, Eigen::Vector3d::Zero())), 0.0);
     }
 
+    TEST(HullAdvancement, WarmStartedGjkIsAsGoodAsACold)
+    {
+        // The simplex kept from one call seeds the next on the sets moved a little (as advancement does): the
+        // direction must still certify at least 95% of the distance, and overlap must still be reported.
+        std::mt19937_64 rng(21);
+        std::uniform_real_distribution<double> u(-1, 1);
+        for (int k = 0; k < 300; ++k) {
+            auto p = random_points(rng, 12, Eigen::Vector3d(3, 0, 0), 1.0);
+            const auto q = random_points(rng, 12, Eigen::Vector3d::Zero(), 1.0);
+            const Eigen::Vector3d step(-0.1 + 0.02 * u(rng), 0.05 * u(rng), 0.05 * u(rng));
+            details::HullSimplex simplex;
+            for (int moved = 0; moved < 30; ++moved) {
+                const Eigen::Vector3d warm = details::convex_hull_offset(p, q, simplex);
+                const Eigen::Vector3d cold = details::convex_hull_offset(p, q, Eigen::Vector3d::Zero());
+                if (cold.squaredNorm() == 0.0) {
+                    EXPECT_LE(details::certified_separation(p, q, warm), 1e-9 * warm.norm()) << k << " " << moved;
+                } else {
+                    // Both directions certify nearly the true distance (GJK stops within 5% of it).
+                    EXPECT_GE(
+                        details::certified_separation(p, q, warm),
+                        0.95 * details::certified_separation(p, q, cold) - 1e-9)
+                        << k << " " << moved;
+                }
+                for (auto& x : p) {
+                    x += step;
+                }
+            }
+        }
+    }
+
     TEST(HullAdvancement, SafeTimeIsNeverLateAndCloseForConvexBodies)
     {
         const TriangleMesh box = box_mesh({ 0.5, 0.3, 0.2 });
