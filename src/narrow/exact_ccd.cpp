@@ -193,10 +193,9 @@ template <class Terms> std::optional<bool> ExactCcd<Terms>::holds_near(const Alg
     return std::nullopt;
 }
 
-template <class Terms>
-bool ExactCcd<Terms>::holds(AlgebraicNumber& alpha, const IntegerPoly* vanishing, const CertifiedTermSigns& known)
+template <class Terms> bool ExactCcd<Terms>::holds(AlgebraicNumber& alpha, const CertifiedTermSigns& known)
 {
-    // Only called at coplanar times.
+    // Only called at roots of the coplanarity polynomial.
     if (alpha.is_dyadic()) {
         return holds_at(alpha.lower);
     }
@@ -212,20 +211,17 @@ bool ExactCcd<Terms>::holds(AlgebraicNumber& alpha, const IntegerPoly* vanishing
         }
         return true;
     }
-    if (vanishing == nullptr) {
-        // A root of the coplanarity polynomial: usually the terms are far enough from zero at alpha that their
-        // values at a point within 2^-80 of it decide; quadratic refinement gets there in a few steps. (A
-        // second try at 2^-240 decided 3 of the 23 shared queries that get past this one, for the cost of all.)
-        alpha.refine(Dyadic(1, 80));
-        if (alpha.is_dyadic()) {
-            return holds_at(alpha.lower);
-        }
-        if (const std::optional<bool> h = holds_near(alpha)) {
-            return *h;
-        }
+    // Usually the terms are far enough from zero at alpha that their values at a point within 2^-80 of it
+    // decide; quadratic refinement gets there in a few steps. (A second try at 2^-240 decided 3 of the 23
+    // shared queries that get past this one, for the cost of all.)
+    alpha.refine(Dyadic(1, 80));
+    if (alpha.is_dyadic()) {
+        return holds_at(alpha.lower);
     }
-    // A root of `vanishing` (one of the terms) is where that term's sign is 0, known without arithmetic.
-    const auto sign = [&](const IntegerPoly& g) { return &g == vanishing ? 0 : exact::sign_at(g, alpha); };
+    if (const std::optional<bool> h = holds_near(alpha)) {
+        return *h;
+    }
+    const auto sign = [&](const IntegerPoly& g) { return exact::sign_at(g, alpha); };
     build_inside();
     if (sign(nondegenerate_) > 0) {
         // A proper triangle, or edges that are not parallel: the inside test is exact on its own.
@@ -244,7 +240,7 @@ ExactOutcome ExactCcd<Terms>::decide(double lower, double upper, bool single_roo
     std::vector<AlgebraicNumber> contacts;
     if (single_root) {
         contacts.push_back({ coplanarity_, from, Dyadic::from_double(upper) });
-        if (holds(contacts.back(), nullptr, known)) {
+        if (holds(contacts.back(), known)) {
             return earliest_of(contacts);
         }
         return { .decided_until = upper };
@@ -252,7 +248,7 @@ ExactOutcome ExactCcd<Terms>::decide(double lower, double upper, bool single_roo
     if (!coplanarity_.is_zero()) {
         // Roots come in increasing order: the first that passes is the earliest contact.
         for (AlgebraicNumber& root : exact::real_roots(coplanarity_, from, Dyadic::from_double(upper))) {
-            if (holds(root, nullptr)) {
+            if (holds(root)) {
                 contacts.push_back(std::move(root));
                 return earliest_of(contacts);
             }
@@ -264,53 +260,57 @@ ExactOutcome ExactCcd<Terms>::decide(double lower, double upper, bool single_roo
 
 template <class Terms> ExactOutcome ExactCcd<Terms>::decide_coplanar(const Dyadic& from)
 {
-    build_inside();
-    build_segments();
-    struct Candidate {
-        AlgebraicNumber time;
-        const IntegerPoly* vanishing = nullptr; ///< the term it is a root of
-    };
-    std::vector<Candidate> candidates { { { IntegerPoly(), from, from } }, { { IntegerPoly(), t_max_, t_max_ } } };
-    const auto add_roots = [&](const IntegerPoly& p) {
-        if (!p.is_zero()) {
-            for (AlgebraicNumber& root : exact::real_roots(p, from, t_max_)) {
-                // One quadratic refinement step (usually to 2^-16 of the interval) orders most candidates.
-                root.shrink();
-                candidates.push_back({ std::move(root), &p });
-            }
-        }
-    };
-    add_roots(nondegenerate_);
-    for (const IntegerPoly& g : inside_) {
-        add_roots(g);
-    }
-    for (const Segment& s : segments_) {
-        add_roots(s.collinear);
-        add_roots(s.between);
-    }
-    // In order of their intervals' lower ends; once one holds, a candidate whose interval starts at or after
-    // the end of that one's is no earlier, and needs no test.
-    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-        return compare(a.time.lower, b.time.lower) < 0;
-    });
+    // In coplanar motion the primitives first touch at `from` or when a point reaches a segment (an endpoint
+    // the other edge, the vertex a side of the triangle): edges that cross at interior points, or a vertex
+    // strictly inside a proper triangle, did so a moment earlier too (the crossing parameters, resp. the
+    // barycentric weights, move continuously while the edges stay non-parallel, resp. the triangle proper),
+    // and a collinear overlap, a collapsed triangle or a zero-length edge touches through such a point.
     std::vector<AlgebraicNumber> contacts;
-    std::optional<Dyadic> earliest_upper;
-    for (Candidate& c : candidates) {
-        if (earliest_upper && compare(c.time.lower, *earliest_upper) >= 0) {
-            break;
-        }
-        if (holds(c.time, c.vanishing)) {
-            c.time.refine(half_tolerance_);
-            if (!earliest_upper || compare(c.time.upper, *earliest_upper) < 0) {
-                earliest_upper = c.time.upper;
-            }
-            contacts.push_back(std::move(c.time));
+    if (holds_at(from)) {
+        contacts.push_back({ IntegerPoly(), from, from });
+        return earliest_of(contacts);
+    }
+    for (const auto& s : Terms::on_segments(x_)) {
+        if (std::optional<AlgebraicNumber> t = first_on_segment(s, from)) {
+            contacts.push_back(std::move(*t));
         }
     }
     if (contacts.empty()) {
         return { .decided_until = t_max_double_ };
     }
     return earliest_of(contacts);
+}
+
+template <class Terms>
+std::optional<AlgebraicNumber>
+ExactCcd<Terms>::first_on_segment(const PointOnSegment<mpz_class, 1>& s, const Dyadic& from) const
+{
+    // q is on the line through x and y where every component of (q - x) x (q - y) vanishes: at the roots of
+    // their gcd. It is on the segment there if also (q - x).(q - y) <= 0.
+    const IntegerPoly between = to_integer_poly(s.between);
+    std::optional<IntegerPoly> line;
+    for (const Poly<mpz_class, 2>* c : { &s.side.x, &s.side.y, &s.side.z }) {
+        IntegerPoly p = to_integer_poly(*c);
+        if (!p.is_zero()) {
+            line = line ? exact::gcd(std::move(*line), std::move(p)) : std::move(p);
+        }
+    }
+    if (!line) {
+        // Always on the line, and off the segment at `from` (the caller checked): on it from the first root
+        // of `between` on.
+        std::vector<AlgebraicNumber> roots
+            = between.is_zero() ? std::vector<AlgebraicNumber>() : exact::real_roots(between, from, t_max_);
+        return roots.empty() ? std::nullopt : std::optional(std::move(roots.front()));
+    }
+    if (line->degree() <= 0) {
+        return std::nullopt;
+    }
+    for (AlgebraicNumber& root : exact::real_roots(*line, from, t_max_)) {
+        if (exact::sign_at(between, root) <= 0) {
+            return std::move(root);
+        }
+    }
+    return std::nullopt;
 }
 
 template <class Terms> ExactOutcome ExactCcd<Terms>::earliest_of(std::vector<AlgebraicNumber>& contacts) const

@@ -139,3 +139,93 @@ TEST(DifferentialCoplanar, ExactAgreesWithOracle)
     }
     std::printf("coplanar: %zu queries, %zu hits, %zu decided by exact arithmetic\n", count, hits, exact_stage);
 }
+
+namespace {
+
+/// Coplanar motion whose plane turns: edges that stay parallel to one direction e (edge-edge), or a triangle
+/// whose corners stay on one line along e (vertex-face; the vertex and that line always share a plane). The
+/// offset between the two lines, w(t) = (1 - t / tau) u + (a + b t) e, vanishes along u at t = tau, when the
+/// lines meet, so contacts happen mid-step, at the ends, or just outside the step.
+class TurningPlaneGenerator {
+public:
+    explicit TurningPlaneGenerator(std::uint64_t seed)
+        : rng_(seed)
+    {
+    }
+
+    Points next(bool vertex_face)
+    {
+        static constexpr double TAU[] = { 0.5, 1.0, 0.25, 0.75, 2.0, 1.0 / 3.0 };
+        const Eigen::Vector3d e = direction(), u = direction();
+        const double tau = TAU[pick(std::size(TAU))];
+        const Eigen::Vector3d base0 = point(), base1 = point();
+        const double a = small(), b = small();
+        // One line: base(t) + s e for the parameters of its points; the other: base(t) + w(t) + s e.
+        const auto on_line = [&](double t, bool offset, double s) {
+            const Eigen::Vector3d base = base0 + t * (base1 - base0);
+            const Eigen::Vector3d w
+                = offset ? Eigen::Vector3d((1 - t / tau) * u + (a + b * t) * e) : Eigen::Vector3d::Zero();
+            return Eigen::Vector3d(base + w + s * e);
+        };
+        Points x;
+        if (vertex_face) {
+            const double p0 = small(), p1 = small();
+            const double s0[3] = { small(), small(), small() }, s1[3] = { small(), small(), small() };
+            x[0] = on_line(0, true, p0);
+            x[4] = on_line(1, true, p1);
+            for (int k = 0; k < 3; ++k) {
+                x[1 + k] = on_line(0, false, s0[k]);
+                x[5 + k] = on_line(1, false, s1[k]);
+            }
+        } else {
+            for (int k = 0; k < 2; ++k) {
+                x[k] = on_line(0, false, small());
+                x[4 + k] = on_line(1, false, small());
+                x[2 + k] = on_line(0, true, small());
+                x[6 + k] = on_line(1, true, small());
+            }
+        }
+        return x;
+    }
+
+    std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_); }
+
+private:
+    /// Multiples of 1/4 in [-2, 2]: sums and products stay exact, so the points are exactly on their lines.
+    double small() { return static_cast<double>(static_cast<int>(pick(17)) - 8) / 4; }
+    Eigen::Vector3d point() { return { small(), small(), small() }; }
+    Eigen::Vector3d direction()
+    {
+        Eigen::Vector3d d;
+        do {
+            d = { static_cast<double>(static_cast<int>(pick(5)) - 2),
+                  static_cast<double>(static_cast<int>(pick(5)) - 2),
+                  static_cast<double>(static_cast<int>(pick(5)) - 2) };
+        } while (d.isZero());
+        return d;
+    }
+
+    std::mt19937_64 rng_;
+};
+
+} // namespace
+
+TEST(DifferentialCoplanar, TurningPlaneAgreesWithOracle)
+{
+    TurningPlaneGenerator generator(0x7a12e5U);
+    const std::size_t count = std::max<std::size_t>(total_queries() / 50, 2000);
+    std::size_t hits = 0, failures = 0;
+    for (std::size_t i = 0; i < count && failures < 10; ++i) {
+        const bool vertex_face = i % 2 == 0;
+        const Points x = generator.next(vertex_face);
+        CcdOptions options;
+        static constexpr double T_MAX[] = { 1.0, 1.0, 0.5, 0.375 };
+        options.t_max = T_MAX[generator.pick(std::size(T_MAX))];
+        const auto agreement = test::agrees_with_oracle(vertex_face, x, options);
+        EXPECT_TRUE(agreement) << "t_max " << options.t_max;
+        failures += !agreement;
+        hits += test::run(vertex_face, x, options).hit;
+    }
+    std::printf("turning plane: %zu queries, %zu hits\n", count, hits);
+    EXPECT_GT(hits, count / 20); // the generator must produce contacts, not only misses
+}

@@ -16,8 +16,10 @@ namespace ccdkit::details {
 template <class T, int D> using QueryPoints = std::array<PolyVec3<T, D>, 4>;
 
 /// Point-on-segment test q in [x, y] as polynomials: it holds iff `collinear == 0` and `between <= 0`, where
-/// collinear = |(q-x) x (q-y)|^2 and between = (q-x).(q-y). Also right for x == y (then q must equal x).
+/// side = (q-x) x (q-y), collinear = |side|^2 and between = (q-x).(q-y). Also right for x == y (then q must
+/// equal x).
 template <class T, int D> struct PointOnSegment {
+    PolyVec3<T, 2 * D> side;
     Poly<T, 4 * D> collinear;
     Poly<T, 2 * D> between;
 };
@@ -34,8 +36,8 @@ PointOnSegment<T, D> point_on_segment(const PolyVec3<T, D>& q, const PolyVec3<T,
 {
     const PolyVec3<T, D> qx = q - x;
     const PolyVec3<T, D> qy = q - y;
-    const auto c = cross(qx, qy);
-    return { dot(c, c), dot(qx, qy) };
+    const auto side = cross(qx, qy);
+    return { side, dot(side, side), dot(qx, qy) };
 }
 
 struct VertexFaceTerms {

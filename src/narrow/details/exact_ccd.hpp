@@ -22,11 +22,10 @@ struct ExactOutcome {
 /// The exact answer of the linear motion model, with integer arithmetic, for any finite input.
 ///
 /// The contact set {t in [0, t_max] : the primitives touch at t} is closed. If the coplanarity cubic is not
-/// identically zero, contact can only happen at its roots, tested in increasing order. If it is identically
-/// zero (coplanar motion), the set is defined by the signs of the other contact polynomials, and a nonempty
-/// closed set of that kind contains its ends' candidates: the interval's ends or a root of one of them; all
-/// of those are tested. The test at a candidate t: (non-degenerate and every inside polynomial >= 0) or
-/// (a point lies on a segment). Terms is VertexFaceTerms or EdgeEdgeTerms.
+/// identically zero, contact can only happen at its roots, tested in increasing order; the test at a root:
+/// (non-degenerate and every inside polynomial >= 0) or (a point lies on a segment). If it is identically zero
+/// (coplanar motion), the first contact is at the start or when a point of one primitive reaches a segment of
+/// the other (see decide_coplanar). Terms is VertexFaceTerms or EdgeEdgeTerms.
 template <class Terms> class ExactCcd {
 public:
     ExactCcd(const QueryMotion& motion, double t_max, double tolerance);
@@ -40,11 +39,9 @@ public:
     decide(double lower, double upper, bool single_root, const CertifiedTermSigns& known = {});
 
 private:
-    /// Whether the primitives touch at alpha, a time when their four points are coplanar; `vanishing` is the
-    /// contact term alpha is a root of (its sign there is 0), or null for a root of the coplanarity polynomial.
-    /// `known`: signs an earlier stage certified at alpha.
-    [[nodiscard]] bool
-    holds(exact::AlgebraicNumber& alpha, const exact::IntegerPoly* vanishing, const CertifiedTermSigns& known = {});
+    /// Whether the primitives touch at alpha, a root of the coplanarity polynomial; `known`: signs an earlier
+    /// stage certified there.
+    [[nodiscard]] bool holds(exact::AlgebraicNumber& alpha, const CertifiedTermSigns& known = {});
     /// The same at a dyadic time, from the positions then (no polynomials needed).
     [[nodiscard]] bool holds_at(const exact::Dyadic& t) const;
     /// The same at an irrational alpha from the positions at an end of its interval, when its width proves
@@ -52,9 +49,13 @@ private:
     [[nodiscard]] std::optional<bool> holds_near(const exact::AlgebraicNumber& alpha);
     /// Positions at time num / 2^shift, scaled by 2^shift.
     [[nodiscard]] QueryPoints<mpz_class, 0> positions_at(const mpz_class& num, unsigned long shift) const;
-    /// decide() for coplanar motion: the earliest candidate time (from, t_max, a root of a contact term) at
-    /// which the primitives touch.
+    /// decide() for coplanar motion: `from` if the primitives touch then, else the first time a point of one
+    /// reaches a segment of the other.
     [[nodiscard]] ExactOutcome decide_coplanar(const exact::Dyadic& from);
+    /// The first time in [from, t_max] at which the point of `s` lies on its segment, if any; it is not on it
+    /// at `from`.
+    [[nodiscard]] std::optional<exact::AlgebraicNumber>
+    first_on_segment(const PointOnSegment<mpz_class, 1>& s, const exact::Dyadic& from) const;
     [[nodiscard]] ExactOutcome earliest_of(std::vector<exact::AlgebraicNumber>& contacts) const;
     /// The inside polynomials, built on first use (many queries end before any candidate time is tested).
     void build_inside();
