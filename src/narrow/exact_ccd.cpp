@@ -55,10 +55,14 @@ namespace {
             }
         }
         const auto integer = [&](mpz_class& n, int i, int k) {
-            n = static_cast<long>(d[i][k].m);
-            if (d[i][k].m != 0) {
-                mpz_mul_2exp(n.get_mpz_t(), n.get_mpz_t(), static_cast<unsigned long>(d[i][k].e - lowest));
+            const int shift = d[i][k].e - lowest;
+            if (shift <= 960) {
+                // m 2^shift < 2^1013 is an integer that a double holds exactly: one conversion, one allocation.
+                mpz_set_d(n.get_mpz_t(), std::ldexp(static_cast<double>(d[i][k].m), shift));
+                return;
             }
+            n = static_cast<long>(d[i][k].m);
+            mpz_mul_2exp(n.get_mpz_t(), n.get_mpz_t(), static_cast<unsigned long>(shift));
         };
         QueryPoints<mpz_class, 1> x;
         for (int i = 0; i < 4; ++i) {
@@ -152,9 +156,7 @@ template <class Terms> std::optional<bool> ExactCcd<Terms>::holds_near(const Alg
             m[i] = { bound(x_[i].x), bound(x_[i].y), bound(x_[i].z) };
         }
         TermSlopes slopes;
-        const auto n = Terms::normal(m);
-        slopes.nondegenerate = Terms::nondegenerate(n).c[0].magnitude;
-        for (const auto& g : Terms::inside(m, n)) {
+        for (const auto& g : Terms::inside(m, Terms::normal(m))) {
             slopes.inside.push_back(g.c[0].magnitude);
         }
         slopes_ = slopes;
@@ -174,11 +176,9 @@ template <class Terms> std::optional<bool> ExactCcd<Terms>::holds_near(const Alg
         mpz_mul_2exp(bound.get_mpz_t(), bound.get_mpz_t(), k * (D - 1));
         return mpz_cmpabs(value.get_mpz_t(), bound.get_mpz_t()) > 0 ? sgn(value) : 0;
     };
-    const auto n = Terms::normal(p);
-    if (certified(Terms::nondegenerate(n).c[0], slopes_->nondegenerate) <= 0) {
-        return std::nullopt; // possibly degenerate: the polynomial path decides
-    }
-    const auto inside = Terms::inside(p, n);
+    // The inside terms are multiples of the normal: a certified nonzero sign among them also proves the
+    // nondegenerate term positive (with none, the polynomial path decides).
+    const auto inside = Terms::inside(p, Terms::normal(p));
     bool all_positive = true;
     for (std::size_t i = 0; i < inside.size(); ++i) {
         const int s = certified(inside[i].c[0], slopes_->inside[i]);
@@ -199,37 +199,36 @@ template <class Terms> bool ExactCcd<Terms>::holds(AlgebraicNumber& alpha, const
     if (alpha.is_dyadic()) {
         return holds_at(alpha.lower);
     }
-    if (known.evaluated) {
-        // Double-double evaluation at a bracket narrower than 2^-60 left some term undecided: the terms are
-        // nondegenerate, and the undecided ones are (nearly always) zero at alpha, which no near evaluation
-        // can show. Only those need exact signs.
-        build_inside();
+    if (!known.evaluated) {
+        // Usually the terms are far enough from zero at alpha that their values at a point within 2^-80 of it
+        // decide; quadratic refinement gets there in a few steps. (A second try at 2^-240 decided 3 of the 23
+        // shared queries that get past this one, for the cost of all.) Where double-double evaluation at a
+        // bracket of the root already left terms undecided, they are (nearly always) zero at alpha, which no
+        // near evaluation can show.
+        alpha.refine(Dyadic(1, 80));
+        if (alpha.is_dyadic()) {
+            return holds_at(alpha.lower);
+        }
+        if (const std::optional<bool> h = holds_near(alpha)) {
+            return *h;
+        }
+    }
+    build_inside();
+    const auto inside_sign
+        = [&](std::size_t i) { return known.inside[i] != 0 ? known.inside[i] : exact::sign_at(inside_[i], alpha); };
+    const bool some_known = std::any_of(known.inside.begin(), known.inside.end(), [](int s) { return s != 0; });
+    if (some_known || exact::sign_at(nondegenerate_, alpha) > 0) {
+        // A proper triangle, or edges that are not parallel: the inside test is exact on its own.
         for (std::size_t i = 0; i < inside_.size(); ++i) {
-            if (known.inside[i] == 0 && exact::sign_at(inside_[i], alpha) < 0) {
+            if (inside_sign(i) < 0) {
                 return false;
             }
         }
         return true;
     }
-    // Usually the terms are far enough from zero at alpha that their values at a point within 2^-80 of it
-    // decide; quadratic refinement gets there in a few steps. (A second try at 2^-240 decided 3 of the 23
-    // shared queries that get past this one, for the cost of all.)
-    alpha.refine(Dyadic(1, 80));
-    if (alpha.is_dyadic()) {
-        return holds_at(alpha.lower);
-    }
-    if (const std::optional<bool> h = holds_near(alpha)) {
-        return *h;
-    }
-    const auto sign = [&](const IntegerPoly& g) { return exact::sign_at(g, alpha); };
-    build_inside();
-    if (sign(nondegenerate_) > 0) {
-        // A proper triangle, or edges that are not parallel: the inside test is exact on its own.
-        return std::all_of(inside_.begin(), inside_.end(), [&](const IntegerPoly& g) { return sign(g) >= 0; });
-    }
     build_segments();
     return std::any_of(segments_.begin(), segments_.end(), [&](const Segment& s) {
-        return sign(s.collinear) == 0 && sign(s.between) <= 0;
+        return exact::sign_at(s.collinear, alpha) == 0 && exact::sign_at(s.between, alpha) <= 0;
     });
 }
 

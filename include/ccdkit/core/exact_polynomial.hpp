@@ -15,8 +15,18 @@
 #include <vector>
 
 namespace ccdkit {
-/// GMP integers: in-place products avoid a temporary (an allocation) each.
-template <> inline constexpr bool ACCUMULATE_IN_PLACE<mpz_class> = true;
+/// GMP integers: products added in place (mpz_addmul) need no temporary, which would be an allocation each.
+template <> struct ProductAccumulation<mpz_class> {
+    static constexpr bool IN_PLACE = true;
+    static void add(mpz_class& r, const mpz_class& a, const mpz_class& b)
+    {
+        mpz_addmul(r.get_mpz_t(), a.get_mpz_t(), b.get_mpz_t());
+    }
+    static void subtract(mpz_class& r, const mpz_class& a, const mpz_class& b)
+    {
+        mpz_submul(r.get_mpz_t(), a.get_mpz_t(), b.get_mpz_t());
+    }
+};
 } // namespace ccdkit
 
 namespace ccdkit::exact {

@@ -23,6 +23,15 @@ template <class T, int D> struct Poly {
     const T& operator[](std::size_t i) const { return c[i]; }
 };
 
+/// How sums of products of T are accumulated. By default not in place: floating-point types keep their plain
+/// evaluation order, which their error bounds were written for. Exact integer types specialize it to add
+/// products in place (r += a b without a temporary, which would be an allocation).
+template <class T> struct ProductAccumulation {
+    static constexpr bool IN_PLACE = false;
+    static void add(T& r, const T& a, const T& b) { r += a * b; }
+    static void subtract(T& r, const T& a, const T& b) { r -= a * b; }
+};
+
 template <class T, int D> Poly<T, D> operator+(const Poly<T, D>& a, const Poly<T, D>& b)
 {
     Poly<T, D> r;
@@ -49,16 +58,11 @@ template <class T, int DA, int DB> Poly<T, DA + DB> operator*(const Poly<T, DA>&
         const std::size_t i_max = k < DA ? k : DA;
         r.c[k] = a.c[i_min] * b.c[k - i_min];
         for (std::size_t i = i_min + 1; i <= i_max; ++i) {
-            r.c[k] += a.c[i] * b.c[k - i];
+            ProductAccumulation<T>::add(r.c[k], a.c[i], b.c[k - i]);
         }
     }
     return r;
 }
-
-/// Whether sums of products of T are accumulated in place (r += a b, no temporary): for exact integer types,
-/// where every temporary is an allocation. Floating-point types keep their plain evaluation order, which their
-/// error bounds were written for.
-template <class T> inline constexpr bool ACCUMULATE_IN_PLACE = false;
 
 /// r += sign a b, in place.
 template <class T, int DA, int DB>
@@ -67,9 +71,9 @@ void accumulate_product(Poly<T, DA + DB>& r, const Poly<T, DA>& a, const Poly<T,
     for (std::size_t i = 0; i <= DA; ++i) {
         for (std::size_t j = 0; j <= DB; ++j) {
             if (sign > 0) {
-                r.c[i + j] += a.c[i] * b.c[j];
+                ProductAccumulation<T>::add(r.c[i + j], a.c[i], b.c[j]);
             } else {
-                r.c[i + j] -= a.c[i] * b.c[j];
+                ProductAccumulation<T>::subtract(r.c[i + j], a.c[i], b.c[j]);
             }
         }
     }
@@ -80,7 +84,7 @@ template <class T, int DA, int DB>
 Poly<T, DA + DB>
 product_difference(const Poly<T, DA>& a, const Poly<T, DB>& b, const Poly<T, DA>& c, const Poly<T, DB>& d)
 {
-    if constexpr (ACCUMULATE_IN_PLACE<T>) {
+    if constexpr (ProductAccumulation<T>::IN_PLACE) {
         Poly<T, DA + DB> r;
         accumulate_product(r, a, b, 1);
         accumulate_product(r, c, d, -1);
@@ -108,7 +112,7 @@ template <class T, int DA, int DB> PolyVec3<T, DA + DB> cross(const PolyVec3<T, 
 
 template <class T, int DA, int DB> Poly<T, DA + DB> dot(const PolyVec3<T, DA>& a, const PolyVec3<T, DB>& b)
 {
-    if constexpr (ACCUMULATE_IN_PLACE<T>) {
+    if constexpr (ProductAccumulation<T>::IN_PLACE) {
         Poly<T, DA + DB> r;
         accumulate_product(r, a.x, b.x, 1);
         accumulate_product(r, a.y, b.y, 1);

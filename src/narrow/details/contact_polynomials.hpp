@@ -24,11 +24,12 @@ template <class T, int D> struct PointOnSegment {
     Poly<T, 2 * D> between;
 };
 
-/// Signs of the contact terms at a root of the coplanarity polynomial as a floating-point stage certified
-/// them (0 where it could not), for the exact stage to reuse.
+/// Signs of the inside terms at a root of the coplanarity polynomial as a floating-point stage certified them
+/// (0 where it could not), for the exact stage to reuse. The inside terms are multiples of the normal (n or m
+/// below), so one nonzero sign among them also proves the nondegenerate term positive.
 struct CertifiedTermSigns {
     bool evaluated = false; ///< whether the stage got as far as evaluating the inside terms there
-    std::array<int, 4> inside {}; ///< valid only with `evaluated`, which also means the nondegenerate term is > 0
+    std::array<int, 4> inside {}; ///< valid only with `evaluated`
 };
 
 template <class T, int D>

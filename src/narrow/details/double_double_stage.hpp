@@ -39,7 +39,6 @@ public:
         }
         const auto normal = Terms::normal(x);
         coplanarity_ = Terms::coplanarity(x, normal);
-        nondegenerate_ = Terms::nondegenerate(normal);
         inside_ = Terms::inside(x, normal);
     }
 
@@ -68,9 +67,8 @@ public:
             const double reach = std::max(std::abs(a.hi), std::abs(b.hi)) * (1 + 0x1p-40);
             const double width = 2 * delta * (1 + 0x1p-40) + 0x1p-100; // b - a, rounded up
             const auto certain = [&](const auto& g) { return certified_sign(g, a, reach, width); };
-            if (certain(nondegenerate_) <= 0) {
-                return { FilterVerdict::UNDECIDED, l, r, true };
-            }
+            // Every inside term vanishes with the nondegenerate one (they are multiples of the normal), so one
+            // certified nonzero sign also certifies a proper triangle, or edges that are not parallel.
             bool all_positive = true;
             known.evaluated = true;
             for (std::size_t i = 0; i < inside_.size(); ++i) {
@@ -174,7 +172,6 @@ private:
     static double round_up(const DD& x) { return x.lo > 0 ? std::nextafter(x.hi, 2.0) : x.hi; }
 
     Poly<DD, 3> coplanarity_;
-    Poly<DD, 4> nondegenerate_;
     std::array<Poly<DD, 4>, Terms::INSIDE_COUNT> inside_;
 };
 

@@ -67,7 +67,6 @@ private:
     };
     /// Upper bounds of the sum of |coefficients| of each contact term (for holds_near), computed on first use.
     struct TermSlopes {
-        double nondegenerate = 0.0;
         std::vector<double> inside;
     };
     std::optional<TermSlopes> slopes_;
