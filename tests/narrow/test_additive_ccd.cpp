@@ -3,6 +3,7 @@
 // with the exact linear-model CCD when min_distance = 0 and with a long-double branch and bound otherwise,
 // on generated (mostly degenerate) queries, the shared benchmark queries and hand-built cases.
 #include "narrow/ccd_test_support.hpp"
+#include "narrow/details/additive_stepping.hpp"
 #include "support/distance_reference.hpp"
 #include "support/query_generator.hpp"
 #include "support/shared_data.hpp"
@@ -362,6 +363,39 @@ TEST(AdditiveCcd, SweptHullsProveSeparationAtOnce)
     AdditiveCcdOptions wide;
     wide.min_distance = 2e-3;
     EXPECT_EQ(run_additive(true, x, wide).status, AdditiveCcdStatus::INITIALLY_TOUCHING);
+}
+
+TEST(AdditiveCcd, SweptHullsAfterAStep)
+{
+    // A point passes a static one at distance 0.5 (closest at t = 0.25). The hull of its whole path overlaps the
+    // other point along the t = 0 direction, but the first step ends just past the closest approach, where the
+    // offset direction separates the rest of the path: settled after one step instead of stepping to t = 1.
+    const PointPointMotion<2> passing { { -1, 0.5 }, { 0, 0 }, { 3, 0.5 }, { 0, 0 } };
+    const AdditiveCcdResult r = additive_point_point_ccd(passing);
+    EXPECT_EQ(r.status, AdditiveCcdStatus::SEPARATED);
+    EXPECT_EQ(r.iterations, 1);
+    const Points x { Eigen::Vector3d(-1, 0.5, 0), Eigen::Vector3d::Zero(), Eigen::Vector3d(3, 0.5, 0),
+                     Eigen::Vector3d::Zero() };
+    EXPECT_EQ(Reference(Reference::Kind::POINT_POINT, x).above(0, 0, 1), Reference::Verdict::ABOVE);
+}
+
+TEST(AdditiveCcd, SweptGapAfterAStepIsCertifiedAtTheBound)
+{
+    // The swept bound from t = 0.5 on, for paths whose distance over [0.5, 1] comes exactly to 0.5: it must not
+    // certify that min_distance (the distance reaches it), and does certify one just below.
+    using Pair = details::ScaledPair<2, 1, 1>;
+    const auto swept_gap = [](const Eigen::Vector2d& a_t0, const Eigen::Vector2d& a_t1, double min_distance) {
+        const Pair pair({ a_t0, Eigen::Vector2d::Zero() }, { a_t1, Eigen::Vector2d::Zero() }, false, min_distance);
+        const auto x = pair.at(0.5);
+        return details::gaps_at<true>(pair, x, details::PointPointDirections {}(x)).swept;
+    };
+    // Sliding sideways at height 0.5 from t = 0.5 on: closest at t = 0.5 itself.
+    EXPECT_LE(swept_gap({ -1, 0.5 }, { 1, 0.5 }, 0.5), 0.0);
+    EXPECT_GT(swept_gap({ -1, 0.5 }, { 1, 0.5 }, 0.5 * (1 - 1e-12)), 0.0);
+    // Falling straight towards the other point: at t = 0.5 it is 0.75 away, at t = 1 exactly 0.5 (only the end
+    // positions show it).
+    EXPECT_LE(swept_gap({ 0, 1 }, { 0, 0.5 }, 0.5), 0.0);
+    EXPECT_GT(swept_gap({ 0, 1 }, { 0, 0.5 }, 0.5 * (1 - 1e-12)), 0.0);
 }
 
 TEST(AdditiveCcd, TinyFaceNormalDoesNotOverstateTheGap)

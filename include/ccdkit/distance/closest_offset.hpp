@@ -33,9 +33,10 @@ template <class Scalar, int Dim>
     return std::clamp((p - e0).dot(e) / length_squared, Scalar(0), Scalar(1));
 }
 
-/// p - (closest point of the segment e0 e1).
+/// p - (closest point of the segment e0 e1). Always inlined: additive CCD calls it up to five times per bound, and
+/// as a call it cost 4-5% of a pair (callgrind).
 template <class Scalar, int Dim>
-[[nodiscard]] PointOf<Scalar, Dim>
+[[nodiscard, gnu::always_inline]] inline PointOf<Scalar, Dim>
 point_edge_closest_offset(const PointOf<Scalar, Dim>& p, const PointOf<Scalar, Dim>& e0, const PointOf<Scalar, Dim>& e1)
 {
     const Scalar s = point_edge_closest_parameter(p, e0, e1);

@@ -20,10 +20,10 @@ constexpr double ROUNDOFF = 0x1p-53; ///< unit roundoff
 /// Absolute slack for underflow: coordinates are scaled below 1 in magnitude, so every product that
 /// underflows is below 2^-1022 and a handful of them stay far below this.
 constexpr double UNDERFLOW_SLACK = 0x1p-1000;
-/// Shortest direction used for a separation, squared (separation_lower_bound): |v|^2 >= 2^-1000 keeps what
+/// Shortest direction used for a separation, squared (gaps_at): |v|^2 >= 2^-1000 keeps what
 /// underflow can do to |v|^2 (Dim squares off by 2^-1075 each) below 2^-73 of it, and 1 / |v| <= 2^500.
 constexpr double MIN_DIRECTION_NORM2 = 0x1p-1000;
-/// Bound on what underflow in the dot products can add to a normalized separation (separation_lower_bound):
+/// Bound on what underflow in the dot products can add to a normalized separation (gaps_at):
 /// 2 Dim 2^-1075 / |v| <= 2^-1072 2^500 (1 + u), with room to spare; still far below any rounding of coordinates.
 constexpr double DIRECTION_UNDERFLOW_SLACK = 0x1p-560;
 
@@ -48,6 +48,7 @@ inline int binary_exponent(double x)
 template <int Dim, int NA, int NB> struct ScaledPair {
     static constexpr int N = NA + NB;
     std::array<Vec<Dim>, N> x0, p;
+    std::array<Vec<Dim>, N> x1; ///< at(1): the end positions of the swept hulls, computed once
     double min_distance = 0.0;
     /// Bound on |computed position - true position| (Euclidean) over the first / second primitive's
     /// vertices, for any t in [0, 1].
@@ -69,6 +70,7 @@ template <int Dim, int NA, int NB> struct ScaledPair {
             x0[i] = at_t0[i] * f1 * f2;
             p[i] = displacements ? Vec<Dim>(second[i] * f1 * f2) : Vec<Dim>(second[i] * f1 * f2 - x0[i]);
         }
+        x1 = at(1.0);
         min_distance = s * f1 * f2;
         // Exact unless it underflows (both factors are then at most 1, so only a subnormal result can be
         // inexact): never certify less than the requested separation.
@@ -118,13 +120,13 @@ template <int Dim, int NA, int NB> struct ScaledPair {
     }
 };
 
-/// The error term of separation_lower_bound for a spread D.
+/// The error term of gaps_at for a spread D.
 template <int Dim> double separation_error(double spread)
 {
     return 2 * (Dim + 4) * ROUNDOFF * spread + DIRECTION_UNDERFLOW_SLACK;
 }
 
-/// 1 / |v| for a direction usable by separation_lower_bound (scaling a short one up first, exactly), or 0 for
+/// 1 / |v| for a direction usable by gaps_at (scaling a short one up first, exactly), or 0 for
 /// zero (an unused direction) and non-finite ones.
 template <int Dim> double inverse_length(Vec<Dim>& v)
 {
@@ -157,7 +159,24 @@ struct Extents {
     [[nodiscard]] double gap() const { return std::max(a_low - b_high, b_low - a_high); }
 };
 
-/// A lower bound of the distance between the hulls A of x[0, NA) and B of x[NA, N): for a unit vector n,
+/// Certified lower bound of (true distance) - min_distance from a separation of the points' hulls.
+template <int Dim, int NA, int NB> double gap_from_separation(const ScaledPair<Dim, NA, NB>& pair, double separation)
+{
+    separation = std::max(0.0, separation);
+    const double gap = separation - pair.position_error_a - pair.position_error_b - pair.min_distance;
+    // Three rounded subtractions: at most 3 u of the largest operand.
+    return gap - 3 * ROUNDOFF * (separation + pair.min_distance) - UNDERFLOW_SLACK;
+}
+
+/// Certified lower bounds of (true distance) - min_distance at a time t and over the rest of the step, [t, 1].
+struct Gaps {
+    double now = 0.0;
+    double swept = 0.0; ///< > 0: the pair provably stays more than min_distance apart on [t, 1]
+};
+
+/// The gaps at t from x = pair.at(t) (pair.x0 for t = 0) and the directions offered there.
+///
+/// `now`: the separation of the hulls A of x[0, NA) and B of x[NA, N): for a unit vector n,
 /// dist(A, B) >= min_A n.a - max_B n.b (or with A and B swapped), and the best of the given directions is
 /// kept. Error analysis, with d_k = fl(x_k - x_0) and D = max |d_k|: each h_k = fl(v.d_k) is within
 /// (Dim + 3) u |v| D of v.(x_k - x_0) (the difference's rounding, then the dot product's); a difference of
@@ -168,107 +187,71 @@ struct Extents {
 /// (a subnormal |v|^2 can be off by 2^-15 and overstate the separation by as much); then 1 / |v| <= 2^500, and
 /// the products that underflow in a gap (at most 2 Dim, each off by at most 2^-1075) move the normalized gap by
 /// less than DIRECTION_UNDERFLOW_SLACK.
-template <int Dim, int NA, int N, std::size_t K>
-double separation_lower_bound(const std::array<Vec<Dim>, N>& x, const std::array<Vec<Dim>, K>& directions)
-{
-    std::array<Vec<Dim>, N> d;
-    double spread = 0.0; // D, bounded by the 1-norm (no square root)
-    for (int k = 0; k < N; ++k) {
-        d[k] = x[k] - x[0];
-        spread = std::max(spread, d[k].template lpNorm<1>());
-    }
-    double best = 0.0; // largest gap / |v| over the directions
-    for (Vec<Dim> v : directions) {
-        // 1 / |v| does not wait for the dot products: it stays off the critical path of the stepping loop.
-        const double scale = inverse_length(v);
-        if (scale > 0.0) {
-            Extents extents;
-            for (int k = 1; k < N; ++k) {
-                extents.add(k < NA, v.dot(d[k]));
-            }
-            best = std::max(best, extents.gap() * scale);
-        }
-    }
-    return best * (1 - 8 * ROUNDOFF) - separation_error<Dim>(spread);
-}
-
-/// Certified lower bound of (true distance) - min_distance from a separation of the points' hulls.
-template <int Dim, int NA, int NB> double gap_from_separation(const ScaledPair<Dim, NA, NB>& pair, double separation)
-{
-    separation = std::max(0.0, separation);
-    const double gap = separation - pair.position_error_a - pair.position_error_b - pair.min_distance;
-    // Three rounded subtractions: at most 3 u of the largest operand.
-    return gap - 3 * ROUNDOFF * (separation + pair.min_distance) - UNDERFLOW_SLACK;
-}
-
-/// Certified lower bound of (true distance at time t) - min_distance; <= 0 when nothing can be certified.
-template <int Dim, int NA, int NB, class Directions>
-double gap_lower_bound(const ScaledPair<Dim, NA, NB>& pair, double t, Directions directions)
-{
-    const auto x = pair.at(t);
-    return gap_from_separation(pair, separation_lower_bound<Dim, NA, NA + NB>(x, directions(x)));
-}
-
-/// Certified lower bounds of (true distance) - min_distance at t = 0 and over the whole of t in [0, 1].
-struct StartGaps {
-    double start = 0.0;
-    double swept = 0.0; ///< > 0: the pair provably stays more than min_distance apart throughout
-};
-
-/// The gaps at t = 0 and over the step, from the directions offered at t = 0. Under linear motion a primitive
-/// stays inside the hull of its vertices' start and end positions, so a direction that separates the two hulls
-/// by more than min_distance rules out any contact. The hulls' bound is separation_lower_bound's over the start
-/// and end positions together (differences from the start of x_0 as for the start alone, D over all of them):
-/// the start positions' projections serve both. The search stops at the first direction that proves the pair
-/// apart; `start` is then the bound from the directions seen so far (>= swept).
-template <int Dim, int NA, int NB, std::size_t K>
-StartGaps start_gaps(const ScaledPair<Dim, NA, NB>& pair, const std::array<Vec<Dim>, K>& directions)
+///
+/// `swept` (only when `Sweep`; 0 otherwise): under linear motion a primitive stays inside the hull of its
+/// vertices' positions at t and at 1, so a direction that separates the two hulls by more than min_distance
+/// rules out any contact on [t, 1]. Its bound is the same separation over the positions at t and at 1 together
+/// (differences from x_0 as for `now`, D over all of them). The search stops at the first direction that
+/// proves the pair apart; `now` is then the bound from the directions seen so far (>= swept).
+template <bool Sweep, int Dim, int NA, int NB, std::size_t K>
+Gaps gaps_at(
+    const ScaledPair<Dim, NA, NB>& pair,
+    const std::array<Vec<Dim>, NA + NB>& x,
+    const std::array<Vec<Dim>, K>& directions)
 {
     constexpr int N = NA + NB;
-    const auto end = pair.at(1.0);
-    std::array<Vec<Dim>, N> d, e; // start and end positions minus the start of x_0
-    double spread_start = 0.0, spread_end = 0.0;
+    std::array<Vec<Dim>, N> d, e; // positions at t and at 1 minus x_0 at t
+    double spread_now = 0.0, spread_end = 0.0; // D, bounded by the 1-norm (no square root)
     for (int k = 0; k < N; ++k) {
-        d[k] = pair.x0[k] - pair.x0[0];
-        e[k] = end[k] - pair.x0[0];
-        spread_start = std::max(spread_start, d[k].template lpNorm<1>());
-        spread_end = std::max(spread_end, e[k].template lpNorm<1>());
+        d[k] = x[k] - x[0];
+        spread_now = std::max(spread_now, d[k].template lpNorm<1>());
     }
-    const double error_start = separation_error<Dim>(spread_start);
-    const double error_swept = separation_error<Dim>(std::max(spread_start, spread_end));
-    StartGaps gaps;
-    double best_start = 0.0, best_swept = 0.0; // largest gap / |v| over the directions
+    if constexpr (Sweep) {
+        for (int k = 0; k < N; ++k) {
+            e[k] = pair.x1[k] - x[0];
+            spread_end = std::max(spread_end, e[k].template lpNorm<1>());
+        }
+    }
+    const double error_swept = separation_error<Dim>(std::max(spread_now, spread_end));
+    Gaps gaps;
+    double best_now = 0.0, best_swept = 0.0; // largest gap / |v| over the directions
     for (Vec<Dim> v : directions) {
+        // 1 / |v| does not wait for the dot products: it stays off the critical path of the stepping loop.
         const double scale = inverse_length(v);
         if (!(scale > 0.0)) {
             continue;
         }
-        Extents at_start;
+        Extents now;
         for (int k = 1; k < N; ++k) {
-            at_start.add(k < NA, v.dot(d[k]));
+            now.add(k < NA, v.dot(d[k]));
         }
-        Extents swept = at_start;
-        for (int k = 0; k < N; ++k) {
-            swept.add(k < NA, v.dot(e[k]));
-        }
-        best_start = std::max(best_start, at_start.gap() * scale);
-        best_swept = std::max(best_swept, swept.gap() * scale);
-        gaps.swept = gap_from_separation(pair, best_swept * (1 - 8 * ROUNDOFF) - error_swept);
-        if (gaps.swept > 0.0) {
-            break;
+        best_now = std::max(best_now, now.gap() * scale);
+        if constexpr (Sweep) {
+            Extents swept = now;
+            for (int k = 0; k < N; ++k) {
+                swept.add(k < NA, v.dot(e[k]));
+            }
+            best_swept = std::max(best_swept, swept.gap() * scale);
+            gaps.swept = gap_from_separation(pair, best_swept * (1 - 8 * ROUNDOFF) - error_swept);
+            if (gaps.swept > 0.0) {
+                break;
+            }
         }
     }
-    gaps.start = gap_from_separation(pair, best_start * (1 - 8 * ROUNDOFF) - error_start);
+    gaps.now = gap_from_separation(pair, best_now * (1 - 8 * ROUNDOFF) - separation_error<Dim>(spread_now));
     return gaps;
 }
 
-/// True when the pair provably stays more than min_distance apart for all t in [0, 1] (start_gaps), for the
+/// True when the pair provably stays more than min_distance apart for all t in [0, 1] (gaps_at), for the
 /// directions offered at t = 0.
 template <int Dim, int NA, int NB, std::size_t K>
 bool swept_hulls_apart(const ScaledPair<Dim, NA, NB>& pair, const std::array<Vec<Dim>, K>& directions)
 {
-    return start_gaps(pair, directions).swept > 0.0;
+    return gaps_at<true>(pair, pair.x0, directions).swept > 0.0;
 }
+
+/// Steps after which additive_ccd also tries the swept hulls of the rest of the step.
+constexpr std::int64_t SWEPT_STEPS = 4;
 
 [[nodiscard]] inline bool valid(const AdditiveCcdOptions& o)
 {
@@ -305,11 +288,11 @@ AdditiveCcdResult additive_ccd(
     };
     // Not in the paper: most candidate pairs of a mesh never come close, and one separating direction for the
     // whole step proves it at once (fewer steps, and no false positive for them).
-    const StartGaps start = start_gaps(pair, directions(pair.x0));
+    const Gaps start = gaps_at<true>(pair, pair.x0, directions(pair.x0));
     if (start.swept > 0.0) {
         return stop(AdditiveCcdStatus::SEPARATED, options.t_max);
     }
-    const double initial_gap = start.start;
+    const double initial_gap = start.now;
     if (!(initial_gap > 0.0)) {
         return stop(AdditiveCcdStatus::INITIALLY_TOUCHING, 0.0);
     }
@@ -319,6 +302,13 @@ AdditiveCcdResult additive_ccd(
     // 1 / l_p rounded down: a multiplication in the loop instead of a division (l_p >= UNDERFLOW_SLACK > 0).
     const double speed_bound = pair.speed_bound();
     const double inverse_speed = (1.0 / speed_bound) * (1 - 2 * ROUNDOFF);
+    // The gaps after a step. The first SWEPT_STEPS steps also try to prove the rest of the step free, as at
+    // t = 0 (not in the paper): on mesh candidates that halves the steps taken, and a long sliding contact,
+    // where it never succeeds, pays for it only a few times.
+    const auto gaps_after = [&](double t_next, std::int64_t step) {
+        const auto x = pair.at(t_next);
+        return step <= SWEPT_STEPS ? gaps_at<true>(pair, x, directions(x)) : gaps_at<false>(pair, x, directions(x));
+    };
     double t = 0.0, gap = initial_gap;
     while (true) {
         if (result.iterations >= options.max_iterations) {
@@ -334,27 +324,33 @@ AdditiveCcdResult additive_ccd(
             // With t_max = 1 the loop would look at t_next once more before going on; doing the same here
             // makes every answer the t_max = 1 answer capped at t_max, so callers may shrink t_max to prune
             // without changing results.
-            if (t > 0.0 && t_next < 1.0 && gap_lower_bound(pair, t_next, directions) < stop_gap) {
-                return stop(AdditiveCcdStatus::HIT, t);
+            if (t > 0.0 && t_next < 1.0) {
+                const Gaps next = gaps_after(t_next, result.iterations + 1);
+                if (!(next.swept > 0.0) && next.now < stop_gap) {
+                    return stop(AdditiveCcdStatus::HIT, t);
+                }
             }
             return stop(AdditiveCcdStatus::SEPARATED, options.t_max);
         }
         if (t_next == t) {
             return stop(AdditiveCcdStatus::ITERATION_LIMIT, t);
         }
-        const double next_gap = gap_lower_bound(pair, t_next, directions);
-        ++result.iterations;
+        const Gaps next = gaps_after(t_next, ++result.iterations);
+        if (next.swept > 0.0) {
+            // [0, t_next] by the steps, [t_next, 1] by the swept hulls.
+            return stop(AdditiveCcdStatus::SEPARATED, options.t_max);
+        }
         // The paper's rule: after the first step, stop once the gap is below eta times the initial one and
         // return the last time before that.
-        if (t > 0.0 && next_gap < stop_gap) {
+        if (t > 0.0 && next.now < stop_gap) {
             return stop(AdditiveCcdStatus::HIT, t);
         }
-        if (!(next_gap > 0.0)) {
+        if (!(next.now > 0.0)) {
             // Only after the first step: [0, t_next] is safe, but nothing beyond can be certified.
             return stop(AdditiveCcdStatus::HIT, t_next);
         }
         t = t_next;
-        gap = next_gap;
+        gap = next.now;
     }
 }
 
