@@ -96,7 +96,7 @@ template <class Terms, class ContactData>
         FilterOutcome f = filter && round < FILTER_ROUNDS
             ? filter->run(from, options.t_max)
             : FilterOutcome { .toi_lower = from, .toi_upper = options.t_max };
-        if (f.verdict == FilterVerdict::UNDECIDED && !f.single_root && unit) {
+        if (f.verdict == FilterVerdict::UNDECIDED && !f.single_root && unit && round < FILTER_ROUNDS) {
             // Undecided without an isolated root: usually coefficients within double rounding of zero (nearly
             // coplanar motion, a root at a split point). The same classification in double-double decides most.
             if (!fine) {
