@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "broad/details/candidate_blocks.hpp"
+#include "broad/details/never_coplanar_pairs.hpp"
 #include "mesh/details/index_check.hpp"
 
 #include <ccdkit/broad/aabb.hpp>
@@ -12,6 +13,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -104,6 +106,12 @@ MeshCcdResult mesh_ccd(
     const std::vector<Eigen::Vector3d> x0 = points_of(v0), x1 = points_of(v1);
     const auto p0 = [&](Eigen::Index i) -> const Eigen::Vector3d& { return x0[static_cast<std::size_t>(i)]; };
     const auto p1 = [&](Eigen::Index i) -> const Eigen::Vector3d& { return x1[static_cast<std::size_t>(i)]; };
+    // Most candidates are never coplanar; the linear-model methods would certify that first thing, here it is
+    // cheaper. Space-time CCD decides a different model, so it sees every candidate.
+    std::optional<details::NeverCoplanarPairs> never_coplanar;
+    if (options.narrow.method != CcdMethod::SPACETIME) {
+        never_coplanar.emplace(v0, v1, edges, faces);
+    }
 
     details::for_each_candidate_block(
         faces_sorted.boxes, vertices_sorted.boxes, QueryScope::ALL_PAIRS, settings(0.0), costs,
@@ -111,6 +119,9 @@ MeshCcdResult mesh_ccd(
             details::keep_vertex_element_pairs(pairs, vertices_sorted, faces_sorted, faces);
             result.vertex_face_candidates += pairs.size();
             narrow_phase(pairs, result.vertex_face, [&](const Pair& p) -> std::optional<VertexFaceHit> {
+                if (never_coplanar && never_coplanar->vertex_face(p.first, p.second)) {
+                    return std::nullopt;
+                }
                 const auto f = faces.row(p.second);
                 const VertexFaceMotion motion { p0(p.first), p0(f[0]), p0(f[1]), p0(f[2]),
                                                 p1(p.first), p1(f[0]), p1(f[1]), p1(f[2]) };
@@ -130,6 +141,9 @@ MeshCcdResult mesh_ccd(
             details::keep_edge_edge_pairs(pairs, edges_sorted, edges);
             result.edge_edge_candidates += pairs.size();
             narrow_phase(pairs, result.edge_edge, [&](const Pair& p) -> std::optional<EdgeEdgeHit> {
+                if (never_coplanar && never_coplanar->edge_edge(p.first, p.second)) {
+                    return std::nullopt;
+                }
                 const auto a = edges.row(p.first), b = edges.row(p.second);
                 const EdgeEdgeMotion motion { p0(a[0]), p0(a[1]), p0(b[0]), p0(b[1]),
                                               p1(a[0]), p1(a[1]), p1(b[0]), p1(b[1]) };
