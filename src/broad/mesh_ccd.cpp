@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "broad/details/candidate_blocks.hpp"
+#include "broad/details/diagonal_bounds.hpp"
 #include "broad/details/never_coplanar_pairs.hpp"
 #include "mesh/details/index_check.hpp"
 
@@ -106,7 +107,16 @@ MeshCcdResult mesh_ccd(
     const std::vector<Eigen::Vector3d> x0 = points_of(v0), x1 = points_of(v1);
     const auto p0 = [&](Eigen::Index i) -> const Eigen::Vector3d& { return x0[static_cast<std::size_t>(i)]; };
     const auto p1 = [&](Eigen::Index i) -> const Eigen::Vector3d& { return x1[static_cast<std::size_t>(i)]; };
-    // Most candidates are never coplanar; the linear-model methods would certify that first thing, here it is
+    // Boxes overlap for most candidate pairs that are far apart along a diagonal: those go first, at a few
+    // comparisons each (a primitive stays in the hull of its start and end vertices, whatever the method).
+    const std::vector<details::DiagonalBounds> vertex_diagonals = details::vertex_diagonal_bounds(v0, v1);
+    const std::vector<details::DiagonalBounds> edge_diagonals = details::diagonal_bounds(vertex_diagonals, edges);
+    const std::vector<details::DiagonalBounds> face_diagonals = details::diagonal_bounds(vertex_diagonals, faces);
+    const auto diagonal = [](const std::vector<details::DiagonalBounds>& b, std::int32_t i) -> const auto&
+    {
+        return b[static_cast<std::size_t>(i)];
+    };
+    // Most of the rest are never coplanar; the linear-model methods would certify that first thing, here it is
     // cheaper. Space-time CCD decides a different model, so it sees every candidate.
     std::optional<details::NeverCoplanarPairs> never_coplanar;
     if (options.narrow.method != CcdMethod::SPACETIME) {
@@ -119,7 +129,8 @@ MeshCcdResult mesh_ccd(
             details::keep_vertex_element_pairs(pairs, vertices_sorted, faces_sorted, faces);
             result.vertex_face_candidates += pairs.size();
             narrow_phase(pairs, result.vertex_face, [&](const Pair& p) -> std::optional<VertexFaceHit> {
-                if (never_coplanar && never_coplanar->vertex_face(p.first, p.second)) {
+                if (details::apart(diagonal(vertex_diagonals, p.first), diagonal(face_diagonals, p.second))
+                    || (never_coplanar && never_coplanar->vertex_face(p.first, p.second))) {
                     return std::nullopt;
                 }
                 const auto f = faces.row(p.second);
@@ -141,7 +152,8 @@ MeshCcdResult mesh_ccd(
             details::keep_edge_edge_pairs(pairs, edges_sorted, edges);
             result.edge_edge_candidates += pairs.size();
             narrow_phase(pairs, result.edge_edge, [&](const Pair& p) -> std::optional<EdgeEdgeHit> {
-                if (never_coplanar && never_coplanar->edge_edge(p.first, p.second)) {
+                if (details::apart(diagonal(edge_diagonals, p.first), diagonal(edge_diagonals, p.second))
+                    || (never_coplanar && never_coplanar->edge_edge(p.first, p.second))) {
                     return std::nullopt;
                 }
                 const auto a = edges.row(p.first), b = edges.row(p.second);
