@@ -16,24 +16,13 @@ using ccdkit::details::DiagonalBounds;
 using ccdkit::details::vertex_diagonal_bounds;
 
 namespace {
-constexpr std::array<std::array<int, 3>, 10> DIRECTIONS { {
-    { 1, 1, 0 },
-    { 1, -1, 0 },
-    { 0, 1, 1 },
-    { 0, 1, -1 },
-    { 1, 0, 1 },
-    { 1, 0, -1 },
-    { 1, 1, 1 },
-    { 1, 1, -1 },
-    { 1, -1, 1 },
-    { -1, 1, 1 },
-} };
+using ccdkit::details::DIAGONAL_DIRECTIONS;
 
 /// Exactly: is some diagonal strictly separating the start and end positions of vertices `a` from those of `b`?
 bool exactly_apart(
     const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, const std::vector<int>& a, const std::vector<int>& b)
 {
-    for (const auto& d : DIRECTIONS) {
+    for (const auto& d : DIAGONAL_DIRECTIONS) {
         const auto range = [&](const std::vector<int>& vs) {
             std::pair<mpq_class, mpq_class> r;
             bool first = true;
@@ -122,10 +111,10 @@ TEST(DiagonalBounds, ContainTheExactProjections)
     }
     const auto bounds = vertex_diagonal_bounds(v, v);
     for (std::size_t i = 0; i < points.size(); ++i) {
-        for (std::size_t k = 0; k < DIRECTIONS.size(); ++k) {
+        for (std::size_t k = 0; k < DIAGONAL_DIRECTIONS.size(); ++k) {
             mpq_class s = 0;
             for (int c = 0; c < 3; ++c) {
-                s += DIRECTIONS[k][static_cast<std::size_t>(c)] * mpq_class(points[i][c]);
+                s += DIAGONAL_DIRECTIONS[k][static_cast<std::size_t>(c)] * mpq_class(points[i][c]);
             }
             ASSERT_LE(mpq_class(bounds[i].low[k]), s) << "point " << i << " diagonal " << k;
             ASSERT_GE(mpq_class(bounds[i].high[k]), s) << "point " << i << " diagonal " << k;

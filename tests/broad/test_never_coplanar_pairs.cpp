@@ -2,6 +2,7 @@
 // The never-coplanar certificate for a mesh's candidate pairs: it may decline anything, but what it certifies
 // must be true, rounding included.
 #include "broad/details/never_coplanar_pairs.hpp"
+#include "support/exact_coplanarity.hpp"
 
 #include <gmpxx.h>
 #include <gtest/gtest.h>
@@ -30,22 +31,12 @@ struct FourPoints {
     /// The coplanarity determinant at t = k / n, exactly.
     [[nodiscard]] mpq_class determinant_at(int k, int n) const
     {
-        const mpq_class t(k, n);
-        std::array<std::array<mpq_class, 3>, 4> x;
+        std::array<Eigen::Vector3d, 4> start, end;
         for (int i = 0; i < 4; ++i) {
-            for (int c = 0; c < 3; ++c) {
-                const mpq_class s(v0(i, c)), e(v1(i, c));
-                x[i][c] = s + t * (e - s);
-            }
+            start[static_cast<std::size_t>(i)] = v0.row(i).transpose();
+            end[static_cast<std::size_t>(i)] = v1.row(i).transpose();
         }
-        std::array<std::array<mpq_class, 3>, 3> d;
-        for (int i = 0; i < 3; ++i) {
-            for (int c = 0; c < 3; ++c) {
-                d[i][c] = x[i + 1][c] - x[0][c];
-            }
-        }
-        return d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) - d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0])
-            + d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0]);
+        return ccdkit::test::coplanarity_determinant_at(start, end, k, n);
     }
 };
 } // namespace

@@ -13,20 +13,6 @@ namespace ccdkit::details {
 
 namespace {
     constexpr double INF = std::numeric_limits<double>::infinity();
-    /// Signs of x, y, z in each diagonal direction.
-    constexpr std::array<std::array<double, 3>, DIAGONALS> DIRECTIONS { {
-        { 1, 1, 0 },
-        { 1, -1, 0 },
-        { 0, 1, 1 },
-        { 0, 1, -1 },
-        { 1, 0, 1 },
-        { 1, 0, -1 },
-        { 1, 1, 1 },
-        { 1, 1, -1 },
-        { 1, -1, 1 },
-        { -1, 1, 1 },
-    } };
-
     /// Grows the double ranges by the projections of point p, each widened by its rounding error.
     void add(const Eigen::RowVector3d& p, std::array<double, DIAGONALS>& low, std::array<double, DIAGONALS>& high)
     {
@@ -43,9 +29,9 @@ namespace {
             return;
         }
         for (std::size_t k = 0; k < DIAGONALS; ++k) {
-            const auto& d = DIRECTIONS[k];
+            const auto& d = DIAGONAL_DIRECTIONS[k];
             // An overflowed projection is infinite with the true sign: still a bound on that side.
-            const double s = d[0] * p[0] + d[1] * p[1] + d[2] * p[2];
+            const double s = d[0] * p[0] + d[1] * p[1] + d[2] * p[2]; // products by 0 or +-1: exact
             low[k] = std::min(low[k], s - margin);
             high[k] = std::max(high[k], s + margin);
         }

@@ -19,6 +19,20 @@ namespace ccdkit::details {
 
 inline constexpr std::size_t DIAGONALS = 10;
 
+/// Signs of x, y and z in each diagonal direction.
+inline constexpr std::array<std::array<int, 3>, DIAGONALS> DIAGONAL_DIRECTIONS { {
+    { 1, 1, 0 },
+    { 1, -1, 0 },
+    { 0, 1, 1 },
+    { 0, 1, -1 },
+    { 1, 0, 1 },
+    { 1, 0, -1 },
+    { 1, 1, 1 },
+    { 1, 1, -1 },
+    { 1, -1, 1 },
+    { -1, 1, 1 },
+} };
+
 /// The projections' range along each diagonal, rounded outward to single precision.
 struct DiagonalBounds {
     std::array<float, DIAGONALS> low {}, high {};
