@@ -109,9 +109,11 @@ MeshCcdResult mesh_ccd(
     const auto p1 = [&](Eigen::Index i) -> const Eigen::Vector3d& { return x1[static_cast<std::size_t>(i)]; };
     // Boxes overlap for most candidate pairs that are far apart along a diagonal: those go first, at a few
     // comparisons each (a primitive stays in the hull of its start and end vertices, whatever the method).
+    // The faces' bounds, then the edges' in the same memory (fresh pages cost more than computing them).
     const std::vector<details::DiagonalBounds> vertex_diagonals = details::vertex_diagonal_bounds(v0, v1);
-    const std::vector<details::DiagonalBounds> edge_diagonals = details::diagonal_bounds(vertex_diagonals, edges);
-    const std::vector<details::DiagonalBounds> face_diagonals = details::diagonal_bounds(vertex_diagonals, faces);
+    std::vector<details::DiagonalBounds> element_diagonals;
+    element_diagonals.reserve(static_cast<std::size_t>(std::max(edges.rows(), faces.rows())));
+    details::diagonal_bounds(vertex_diagonals, faces, element_diagonals);
     const auto diagonal = [](const std::vector<details::DiagonalBounds>& b, std::int32_t i) -> const auto&
     {
         return b[static_cast<std::size_t>(i)];
@@ -120,7 +122,7 @@ MeshCcdResult mesh_ccd(
     // cheaper. Space-time CCD decides a different model, so it sees every candidate.
     std::optional<details::NeverCoplanarPairs> never_coplanar;
     if (options.narrow.method != CcdMethod::SPACETIME) {
-        never_coplanar.emplace(v0, v1, edges, faces);
+        never_coplanar.emplace(x0, x1, edges, faces);
     }
 
     details::for_each_candidate_block(
@@ -129,7 +131,7 @@ MeshCcdResult mesh_ccd(
             details::keep_vertex_element_pairs(pairs, vertices_sorted, faces_sorted, faces);
             result.vertex_face_candidates += pairs.size();
             narrow_phase(pairs, result.vertex_face, [&](const Pair& p) -> std::optional<VertexFaceHit> {
-                if (details::apart(diagonal(vertex_diagonals, p.first), diagonal(face_diagonals, p.second))
+                if (details::apart(diagonal(vertex_diagonals, p.first), diagonal(element_diagonals, p.second))
                     || (never_coplanar && never_coplanar->vertex_face(p.first, p.second))) {
                     return std::nullopt;
                 }
@@ -146,13 +148,14 @@ MeshCcdResult mesh_ccd(
                 return VertexFaceHit { p.first, p.second, r.toi_lower, r.toi_upper };
             });
         });
+    details::diagonal_bounds(vertex_diagonals, edges, element_diagonals);
     details::for_each_candidate_block(
         edges_sorted.boxes, edges_sorted.boxes, QueryScope::SELF_PAIRS, settings(0.5), costs,
         [&](std::vector<Pair>& pairs) {
             details::keep_edge_edge_pairs(pairs, edges_sorted, edges);
             result.edge_edge_candidates += pairs.size();
             narrow_phase(pairs, result.edge_edge, [&](const Pair& p) -> std::optional<EdgeEdgeHit> {
-                if (details::apart(diagonal(edge_diagonals, p.first), diagonal(edge_diagonals, p.second))
+                if (details::apart(diagonal(element_diagonals, p.first), diagonal(element_diagonals, p.second))
                     || (never_coplanar && never_coplanar->edge_edge(p.first, p.second))) {
                     return std::nullopt;
                 }

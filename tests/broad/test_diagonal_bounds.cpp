@@ -75,8 +75,9 @@ TEST(DiagonalBounds, WhatItSeparatesIsSeparatedExactly)
         Eigen::MatrixX3i faces(1, 3);
         faces << 1, 2, 3;
         const std::vector<DiagonalBounds> vertex = vertex_diagonal_bounds(v0, v1);
-        const std::vector<DiagonalBounds> edge = diagonal_bounds(vertex, edges);
-        const std::vector<DiagonalBounds> face = diagonal_bounds(vertex, faces);
+        std::vector<DiagonalBounds> edge, face;
+        diagonal_bounds(vertex, edges, edge);
+        diagonal_bounds(vertex, faces, face);
         if (apart(edge[0], edge[1])) {
             ++separated[0];
             ASSERT_TRUE(exactly_apart(v0, v1, { 0, 1 }, { 2, 3 })) << "edges, trial " << trial;
@@ -131,7 +132,8 @@ TEST(DiagonalBounds, TouchingAndHugeArePairedNotApart)
     Eigen::MatrixX2i edges(2, 2);
     edges << 0, 1, 2, 3;
     const auto vertex = vertex_diagonal_bounds(v0, v0);
-    const auto edge = diagonal_bounds(vertex, edges);
+    std::vector<DiagonalBounds> edge;
+    diagonal_bounds(vertex, edges, edge);
     EXPECT_FALSE(apart(edge[0], edge[1]));
     // Far apart near the top of the range: separated; where the projections' error bound overflows, the
     // bounds open up and separate nothing.

@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <random>
+#include <vector>
 
 using ccdkit::details::NeverCoplanarPairs;
 
@@ -24,7 +25,12 @@ struct FourPoints {
         edges << 0, 1, 2, 3;
         Eigen::MatrixX3i faces(1, 3);
         faces << 1, 2, 3;
-        const NeverCoplanarPairs pairs(v0, v1, edges, faces);
+        std::vector<Eigen::Vector3d> x0(4), x1(4);
+        for (int i = 0; i < 4; ++i) {
+            x0[static_cast<std::size_t>(i)] = v0.row(i).transpose();
+            x1[static_cast<std::size_t>(i)] = v1.row(i).transpose();
+        }
+        const NeverCoplanarPairs pairs(x0, x1, edges, faces);
         return { pairs.vertex_face(0, 0), pairs.edge_edge(0, 1) };
     }
 

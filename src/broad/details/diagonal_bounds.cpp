@@ -40,9 +40,10 @@ namespace {
 } // namespace
 
 template <class Primitives>
-std::vector<DiagonalBounds> diagonal_bounds(std::span<const DiagonalBounds> vertex_bounds, const Primitives& primitives)
+void diagonal_bounds(
+    std::span<const DiagonalBounds> vertex_bounds, const Primitives& primitives, std::vector<DiagonalBounds>& bounds)
 {
-    std::vector<DiagonalBounds> bounds(static_cast<std::size_t>(primitives.rows()));
+    bounds.resize(static_cast<std::size_t>(primitives.rows()));
     tbb::parallel_for(
         tbb::blocked_range<Eigen::Index>(0, primitives.rows(), 4096), [&](const tbb::blocked_range<Eigen::Index>& r) {
             for (Eigen::Index i = r.begin(); i != r.end(); ++i) {
@@ -58,11 +59,10 @@ std::vector<DiagonalBounds> diagonal_bounds(std::span<const DiagonalBounds> vert
                 }
             }
         });
-    return bounds;
 }
 
-template std::vector<DiagonalBounds> diagonal_bounds(std::span<const DiagonalBounds>, const Eigen::MatrixX2i&);
-template std::vector<DiagonalBounds> diagonal_bounds(std::span<const DiagonalBounds>, const Eigen::MatrixX3i&);
+template void diagonal_bounds(std::span<const DiagonalBounds>, const Eigen::MatrixX2i&, std::vector<DiagonalBounds>&);
+template void diagonal_bounds(std::span<const DiagonalBounds>, const Eigen::MatrixX3i&, std::vector<DiagonalBounds>&);
 
 std::vector<DiagonalBounds> vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1)
 {

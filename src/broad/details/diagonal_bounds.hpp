@@ -43,10 +43,10 @@ struct DiagonalBounds {
 vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1);
 
 /// Bounds of each row of `primitives` (edges or faces: vertex indices, checked by the caller), merged from its
-/// vertices' bounds.
+/// vertices' bounds, into `bounds` (resized; its memory is reused when large enough).
 template <class Primitives>
-[[nodiscard]] std::vector<DiagonalBounds>
-diagonal_bounds(std::span<const DiagonalBounds> vertex_bounds, const Primitives& primitives);
+void diagonal_bounds(
+    std::span<const DiagonalBounds> vertex_bounds, const Primitives& primitives, std::vector<DiagonalBounds>& bounds);
 
 /// True only if the two primitives never touch: their ranges are disjoint along some diagonal (strictly: bounds
 /// that only touch are not apart).
