@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "broad/details/float_rounding.hpp"
+
 #include <ccdkit/broad/bvh.hpp>
 
 #include <tbb/parallel_for.h>
@@ -13,6 +15,9 @@
 #include <string>
 
 namespace ccdkit {
+
+using details::float_above;
+using details::float_below;
 
 namespace {
     /// Node counts of subtrees over `size` and `size + 1` boxes, split in halves down to leaves of at
@@ -37,24 +42,6 @@ namespace {
     }
 
     std::int32_t subtree_nodes(std::int32_t count) { return subtree_nodes_pair(count).first; }
-
-    constexpr float FLOAT_INF = std::numeric_limits<float>::infinity();
-    constexpr auto FLOAT_MAX = static_cast<double>(std::numeric_limits<float>::max());
-
-    /// The largest float <= x (x finite or infinite, not NaN).
-    float float_below(double x)
-    {
-        if (x > FLOAT_MAX) {
-            return std::numeric_limits<float>::max();
-        }
-        if (x < -FLOAT_MAX) {
-            return -FLOAT_INF;
-        }
-        const auto f = static_cast<float>(x);
-        return static_cast<double>(f) > x ? std::nextafter(f, -FLOAT_INF) : f;
-    }
-
-    float float_above(double x) { return -float_below(-x); }
 
     /// Subtrees larger than this are built as separate tasks.
     constexpr std::int32_t PARALLEL_BUILD_MIN = 1 << 12;

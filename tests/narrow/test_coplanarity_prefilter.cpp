@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The quick never-coplanar certificate: it may decline anything, but what it certifies must be true.
 #include "narrow/details/coplanarity_prefilter.hpp"
+#include "support/exact_coplanarity.hpp"
 
 #include <gmpxx.h>
 #include <gtest/gtest.h>
@@ -12,25 +13,9 @@ using ccdkit::details::never_coplanar;
 using ccdkit::details::QueryMotion;
 
 namespace {
-/// The coplanarity determinant at t = k / n, exactly.
 mpq_class determinant_at(const QueryMotion& m, int k, int n)
 {
-    const mpq_class t(k, n);
-    std::array<std::array<mpq_class, 3>, 4> x;
-    for (int i = 0; i < 4; ++i) {
-        for (int c = 0; c < 3; ++c) {
-            const mpq_class s(m.start[i][c]), e(m.end[i][c]);
-            x[i][c] = s + t * (e - s);
-        }
-    }
-    std::array<std::array<mpq_class, 3>, 3> d;
-    for (int i = 0; i < 3; ++i) {
-        for (int c = 0; c < 3; ++c) {
-            d[i][c] = x[i + 1][c] - x[0][c];
-        }
-    }
-    return d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) - d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0])
-        + d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0]);
+    return ccdkit::test::coplanarity_determinant_at(m.start, m.end, k, n);
 }
 
 QueryMotion scaled(QueryMotion m, double s)
