@@ -20,6 +20,7 @@
 #include <ccdkit/core/filtered_double_double.hpp>
 
 #include <algorithm>
+#include <type_traits>
 
 namespace ccdkit::details {
 
@@ -161,8 +162,10 @@ private:
         }
         const double mid = l + SPLIT * (r - l);
         // The first coefficient is the value at l, computed the same way in every left part: if its sign is
-        // unknown here, no subdivision will learn it.
-        if (depth >= limits_.max_depth || !(l < mid && mid < r) || certain_sign(coplanarity.c[0]) == 0) {
+        // unknown here, no subdivision will learn it. (Plain double only sees an exact zero there, a contact
+        // at l, which it keeps narrowing down to report a tight interval.)
+        const bool stuck = !std::is_same_v<T, double> && certain_sign(coplanarity.c[0]) == 0;
+        if (depth >= limits_.max_depth || !(l < mid && mid < r) || stuck) {
             return { FilterVerdict::UNDECIDED, l, r };
         }
         const FilterOutcome left = classify_interval(l, mid, depth + 1);
