@@ -5,6 +5,7 @@
 #include "narrow/ccd_test_support.hpp"
 #include "narrow/details/additive_stepping.hpp"
 #include "support/distance_reference.hpp"
+#include "support/env_count.hpp"
 #include "support/query_generator.hpp"
 #include "support/shared_data.hpp"
 
@@ -88,13 +89,7 @@ std::size_t undecided_checks = 0;
     return ::testing::AssertionSuccess();
 }
 
-std::size_t generated_queries()
-{
-    if (const char* env = std::getenv("CCDKIT_ADDITIVE_QUERIES")) {
-        return std::strtoull(env, nullptr, 10);
-    }
-    return 120'000;
-}
+std::size_t generated_queries() { return test::count_from_env("CCDKIT_ADDITIVE_QUERIES", 120'000); }
 
 /// min_distance as a fraction of the query's scale: 0 (exact check), small, large.
 class AdditiveGenerated : public ::testing::TestWithParam<double> { };

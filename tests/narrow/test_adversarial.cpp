@@ -7,6 +7,7 @@
 #include "narrow/ccd_test_support.hpp"
 #include "narrow/details/bernstein_filter.hpp"
 #include "narrow/details/query_motion.hpp"
+#include "support/env_count.hpp"
 #include "support/shared_data.hpp"
 
 #include <ccdkit/io/query_file.hpp>
@@ -24,6 +25,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 using namespace ccdkit;
@@ -32,13 +34,7 @@ using test::Points;
 namespace {
 
 /// Queries per family; CCDKIT_ADVERSARIAL_QUERIES overrides it.
-std::size_t query_count()
-{
-    if (const char* env = std::getenv("CCDKIT_ADVERSARIAL_QUERIES")) {
-        return std::strtoull(env, nullptr, 10);
-    }
-    return 3000;
-}
+std::size_t query_count() { return test::count_from_env("CCDKIT_ADVERSARIAL_QUERIES", 3000); }
 
 /// CCDKIT_ADVERSARIAL_SEED changes every family's seed (for long runs).
 std::uint64_t seed(std::uint64_t base)
@@ -470,48 +466,55 @@ private:
 
 } // namespace
 
+namespace {
+
+/// Checks one family of queries against the oracle: `next(gen, vertex_face)` builds a query (perturbing and
+/// transforming it as the family wants) and returns it with its options.
+template <class Next> void run_family(const char* name, std::uint64_t family_seed, Next next)
+{
+    Adversary gen(seed(family_seed));
+    Tally tally;
+    for (std::size_t i = 0; i < query_count() && tally.failures < 10; ++i) {
+        const bool vertex_face = i % 2 == 0;
+        const auto [x, options] = next(gen, vertex_face);
+        check(vertex_face, x, options, tally);
+    }
+    report(name, tally);
+}
+
+} // namespace
+
 TEST(Adversarial, GrazingContacts)
 {
     // A double root of the coplanarity polynomial: flat near the root, so Newton's method and the brackets
     // of the double-double stage struggle; a perturbation splits it into two close roots or none.
-    Adversary gen(seed(0x96a21a6U));
-    Tally tally;
-    for (std::size_t i = 0; i < query_count() && tally.failures < 10; ++i) {
-        const bool vertex_face = i % 2 == 0;
+    run_family("grazing", 0x96a21a6U, [](Adversary& gen, bool vertex_face) {
         const double tau = gen.contact_time();
         Points x = gen.grazing(vertex_face, tau);
         gen.transform(x);
         gen.perturb(x);
-        check(vertex_face, x, gen.options(tau), tally);
-    }
-    report("grazing", tally);
+        return std::pair(x, gen.options(tau));
+    });
 }
 
 TEST(Adversarial, ContactsAtSplitPointsAndEnds)
 {
-    Adversary gen(seed(0x5b117U));
-    Tally tally;
-    for (std::size_t i = 0; i < query_count() && tally.failures < 10; ++i) {
-        const bool vertex_face = i % 2 == 0;
+    run_family("split points", 0x5b117U, [](Adversary& gen, bool vertex_face) {
         const double tau = gen.contact_time();
         Points x = gen.crossing(vertex_face, tau);
         gen.transform(x);
         if (gen.pick(2)) {
             gen.perturb(x);
         }
-        check(vertex_face, x, gen.options(tau), tally);
-    }
-    report("split points", tally);
+        return std::pair(x, gen.options(tau));
+    });
 }
 
 TEST(Adversarial, ContactsAtRationalTimesOnTheBoundary)
 {
     // The double-double stage cannot certify a term that is exactly zero at the root, so it hands its other
     // signs to the exact stage, which computes just that one.
-    Adversary gen(seed(0x4a710U));
-    Tally tally;
-    for (std::size_t i = 0; i < query_count() && tally.failures < 10; ++i) {
-        const bool vertex_face = i % 2 == 0;
+    run_family("rational times", 0x4a710U, [](Adversary& gen, bool vertex_face) {
         Points x = gen.rational_crossing(vertex_face);
         if (gen.pick(2)) {
             gen.transform(x);
@@ -519,45 +522,35 @@ TEST(Adversarial, ContactsAtRationalTimesOnTheBoundary)
         if (gen.pick(4) == 0) {
             gen.perturb(x);
         }
-        check(vertex_face, x, gen.options(), tally);
-    }
-    report("rational times", tally);
+        return std::pair(x, gen.options());
+    });
 }
 
 TEST(Adversarial, NearlyParallelNearlyCoplanar)
 {
     // Products of two tiny quantities (directions an ulp from parallel, offsets an ulp from the plane): the
     // coplanarity polynomial is ~2^-100 of its magnitude, below the double filter and near the double-double one.
-    Adversary gen(seed(0xa7a11e1U));
-    Tally tally;
-    for (std::size_t i = 0; i < query_count() && tally.failures < 10; ++i) {
-        const bool vertex_face = i % 2 == 0;
+    run_family("nearly parallel", 0xa7a11e1U, [](Adversary& gen, bool vertex_face) {
         Points x = gen.parallel(vertex_face);
         gen.transform(x);
         gen.perturb(x);
         if (gen.pick(2)) {
             gen.perturb(x);
         }
-        check(vertex_face, x, gen.options(), tally);
-    }
-    report("nearly parallel", tally);
+        return std::pair(x, gen.options());
+    });
 }
 
 TEST(Adversarial, CoplanarMotionEvents)
 {
-    Adversary gen(seed(0xc0e1a2U));
-    Tally tally;
-    for (std::size_t i = 0; i < query_count() && tally.failures < 10; ++i) {
-        const bool vertex_face = i % 2 == 0;
+    run_family("coplanar events", 0xc0e1a2U, [](Adversary& gen, bool) {
         Points x = gen.coplanar();
         gen.transform(x);
-        const bool perturbed = gen.pick(4) == 0;
-        if (perturbed) {
+        if (gen.pick(4) == 0) {
             gen.perturb(x);
         }
-        check(vertex_face, x, gen.options(gen.pick(2) ? 0.5 : 1.0), tally);
-    }
-    report("coplanar events", tally);
+        return std::pair(x, gen.options(gen.pick(2) ? 0.5 : 1.0));
+    });
 }
 
 TEST(Adversarial, SharedQueriesMovedByAnUlp)

@@ -2,6 +2,7 @@
 // Randomized differential test of the exact method against the independent oracle, on generated queries
 // that are mostly degenerate or nearly so: the cases where filters and case analyses go wrong.
 #include "narrow/ccd_test_support.hpp"
+#include "support/env_count.hpp"
 #include "support/query_generator.hpp"
 
 #include <algorithm>
@@ -16,13 +17,7 @@ using test::Points;
 namespace {
 
 /// Total number of queries over all shards; CCDKIT_DIFFERENTIAL_QUERIES overrides it.
-std::size_t total_queries()
-{
-    if (const char* env = std::getenv("CCDKIT_DIFFERENTIAL_QUERIES")) {
-        return std::strtoull(env, nullptr, 10);
-    }
-    return 1'000'000;
-}
+std::size_t total_queries() { return test::count_from_env("CCDKIT_DIFFERENTIAL_QUERIES", 1'000'000); }
 
 constexpr int SHARDS = 16;
 

@@ -9,6 +9,7 @@
 // variable CCDKIT_SPACETIME_QUERIES says otherwise. The seeds are fixed: every run sees the same queries.
 
 #include "oracle/convex_hull_oracle.hpp"
+#include "support/env_count.hpp"
 
 #include <ccdkit/narrow/spacetime_ccd.hpp>
 
@@ -30,13 +31,7 @@ using Vec3 = Eigen::Vector3d;
 
 namespace {
 
-std::size_t total_queries()
-{
-    if (const char* env = std::getenv("CCDKIT_SPACETIME_QUERIES")) {
-        return std::strtoull(env, nullptr, 10);
-    }
-    return 1'000'000;
-}
+std::size_t total_queries() { return test::count_from_env("CCDKIT_SPACETIME_QUERIES", 1'000'000); }
 
 enum class Kind { VERTEX_FACE, EDGE_EDGE, POINT_EDGE };
 enum class Family { GRID, NEAR_CONTACT, COPLANAR, STATIC, SCALED };
