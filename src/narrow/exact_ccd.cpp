@@ -296,7 +296,7 @@ ExactCcd<Terms>::first_on_segment(const PointOnSegment<mpz_class, 1>& s, const D
     }
     if (!line) {
         // Always on the line, and off the segment at `from` (the caller checked): on it from the first root
-        // of `between` on.
+        // of `between` on. (`between` is not identically zero then: q would be on the segment at `from`.)
         std::vector<AlgebraicNumber> roots
             = between.is_zero() ? std::vector<AlgebraicNumber>() : exact::real_roots(between, from, t_max_);
         return roots.empty() ? std::nullopt : std::optional(std::move(roots.front()));

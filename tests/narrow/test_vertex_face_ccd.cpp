@@ -127,6 +127,19 @@ TEST(VertexFaceCcd, NearlyCoplanarMotionIsDecidedInDoubleDouble)
     EXPECT_TRUE(agrees_with_oracle(true, through));
 }
 
+TEST(VertexFaceCcd, FloatMethodNarrowsAContactAtTheStart)
+{
+    // The coplanarity function is exactly zero at t = 0: bsc-float cannot classify the first interval, and
+    // keeps splitting towards 0 instead of reporting the whole step.
+    const Points x = vertex_through_unit_triangle({ 0.25, 0.25, 0 }, { 0.25, 0.25, 1 });
+    CcdOptions options;
+    options.method = CcdMethod::BSC_FLOAT;
+    const CcdResult r = vf(x, options);
+    EXPECT_TRUE(r.hit);
+    EXPECT_EQ(r.toi_lower, 0.0);
+    EXPECT_LT(r.toi_upper, 1e-3);
+}
+
 TEST(VertexFaceCcd, CollapsedTriangle)
 {
     // A triangle collapsed to the segment (0,0,0)-(2,0,0); the vertex crosses the segment, then misses it.

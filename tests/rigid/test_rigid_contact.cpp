@@ -85,6 +85,8 @@ namespace {
             const double w = uniform(-1, 1), x = uniform(-1, 1), y = uniform(-1, 1), z = uniform(-1, 1);
             return Eigen::Quaterniond(w, x, y, z).normalized();
         }
+        /// A box with half extents in [least, least + 0.4].
+        RigidShape box(double least) { return box_solid(vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(least)); }
 
     private:
         std::mt19937_64 rng_;
@@ -321,8 +323,8 @@ namespace {
         RandomMotions random(11);
         int hits = 0;
         for (int k = 0; k < 60; ++k) {
-            const RigidShape shape_a = box_solid(random.vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.1));
-            const RigidShape shape_b = box_solid(random.vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.1));
+            const RigidShape shape_a = random.box(0.1);
+            const RigidShape shape_b = random.box(0.1);
             const Eigen::Vector3d start_a = random.vector(1.0) + Eigen::Vector3d(-2.0, 0, 0);
             const RigidBody a { shape_a,
                                 RigidMotion(
@@ -361,8 +363,8 @@ namespace {
         RandomMotions random(23);
         int hits = 0;
         for (int k = 0; k < 60; ++k) {
-            const RigidShape shape_a = box_solid(random.vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.05));
-            const RigidShape shape_b = box_solid(random.vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(0.05));
+            const RigidShape shape_a = random.box(0.05);
+            const RigidShape shape_b = random.box(0.05);
             const RigidBody a { shape_a,
                                 RigidMotion(
                                     { random.rotation(), Eigen::Vector3d(-1.8, 0, 0) + random.vector(0.3) },
