@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <ccdkit/broad/aabb.hpp>
 
+#include <tbb/parallel_for.h>
+
 #include <cmath>
 #include <limits>
 
@@ -35,9 +37,13 @@ namespace {
     swept_boxes(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, const Primitives& primitives, double inflation)
     {
         std::vector<Aabb> boxes(static_cast<std::size_t>(primitives.rows()));
-        for (Eigen::Index i = 0; i < primitives.rows(); ++i) {
-            boxes[static_cast<std::size_t>(i)] = swept_box(v0, v1, primitives.row(i), inflation);
-        }
+        tbb::parallel_for(
+            tbb::blocked_range<Eigen::Index>(0, primitives.rows(), 4096),
+            [&](const tbb::blocked_range<Eigen::Index>& r) {
+                for (Eigen::Index i = r.begin(); i != r.end(); ++i) {
+                    boxes[static_cast<std::size_t>(i)] = swept_box(v0, v1, primitives.row(i), inflation);
+                }
+            });
         return boxes;
     }
 } // namespace

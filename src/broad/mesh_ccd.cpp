@@ -14,6 +14,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -25,22 +26,40 @@ namespace ccdkit {
 namespace {
     using details::Pair;
 
-    /// Runs `test(pair) -> optional<Hit>` over the pairs in parallel and appends the hits.
-    template <class Hit, class Test>
-    void narrow_phase(const std::vector<Pair>& pairs, std::vector<Hit>& hits, Test test)
+    /// Streams the candidate pairs of `built` and `queries` (stream_candidates) through the narrow phase:
+    /// `candidate(pair)` gives the pair to test (input rows) unless it is adjacent, `test(candidate)` its
+    /// CcdResult. Appends the hits (sorted later) and adds up the candidates; per thread until the end.
+    template <class Hit, class Candidate, class Test>
+    void collect_hits(
+        std::span<const Aabb> built,
+        std::span<const Aabb> queries,
+        QueryScope scope,
+        const details::CandidateBlockSettings& settings,
+        details::PhaseCosts& costs,
+        Candidate candidate,
+        Test test,
+        std::vector<Hit>& hits,
+        std::size_t& candidates)
     {
-        tbb::enumerable_thread_specific<std::vector<Hit>> local;
-        tbb::parallel_for(
-            tbb::blocked_range<std::size_t>(0, pairs.size(), 256), [&](const tbb::blocked_range<std::size_t>& r) {
-                auto& out = local.local();
-                for (std::size_t i = r.begin(); i != r.end(); ++i) {
-                    if (const auto hit = test(pairs[i])) {
-                        out.push_back(*hit);
+        struct Local {
+            std::vector<Hit> hits;
+            std::size_t candidates = 0;
+        };
+        tbb::enumerable_thread_specific<Local> locals;
+        details::stream_candidates(built, queries, scope, settings, costs, [&](std::span<const Pair> pairs) {
+            Local& local = locals.local();
+            for (const Pair& p : pairs) {
+                if (const std::optional<Pair> c = candidate(p)) {
+                    ++local.candidates;
+                    if (const CcdResult r = test(*c); r.hit) {
+                        local.hits.push_back(Hit { c->first, c->second, r.toi_lower, r.toi_upper });
                     }
                 }
-            });
-        for (auto& v : local) {
-            hits.insert(hits.end(), v.begin(), v.end());
+            }
+        });
+        for (Local& local : locals) {
+            hits.insert(hits.end(), local.hits.begin(), local.hits.end());
+            candidates += local.candidates;
         }
     }
 
@@ -92,7 +111,8 @@ MeshCcdResult mesh_ccd(
     // same parts of the structure; pairs are mapped back to the input numbering before the narrow phase.
     const details::SortedBoxes vertices_sorted(vertex_boxes(v0, v1, inflation));
     const details::SortedBoxes edges_sorted(edge_boxes(v0, v1, edges, inflation));
-    const details::SortedBoxes faces_sorted(face_boxes(v0, v1, faces, inflation));
+    // Faces are only built into the broad phase, which orders them itself: they keep the input numbering.
+    const std::vector<Aabb> faces_boxes = face_boxes(v0, v1, faces, inflation);
     details::PhaseCosts costs;
     costs.broad_phase_ms += details::elapsed_ms(start);
     // Vertex-face pairs are the first half of the progress, edge-edge pairs the second.
@@ -109,14 +129,9 @@ MeshCcdResult mesh_ccd(
     const auto p1 = [&](Eigen::Index i) -> const Eigen::Vector3d& { return x1[static_cast<std::size_t>(i)]; };
     // Boxes overlap for most candidate pairs that are far apart along a diagonal: those go first, at a few
     // comparisons each (a primitive stays in the hull of its start and end vertices, whatever the method).
-    // The faces' bounds, then the edges' in the same memory (fresh pages cost more than computing them).
     const std::vector<details::DiagonalBounds> vertex_diagonals = details::vertex_diagonal_bounds(v0, v1);
-    std::vector<details::DiagonalBounds> element_diagonals;
-    element_diagonals.reserve(static_cast<std::size_t>(std::max(edges.rows(), faces.rows())));
-    details::diagonal_bounds(vertex_diagonals, faces, element_diagonals);
-    const auto diagonal = [](const std::vector<details::DiagonalBounds>& b, std::int32_t i) -> const auto&
-    {
-        return b[static_cast<std::size_t>(i)];
+    const auto diagonals = [&](const auto&... vertices) {
+        return details::merged(std::span<const details::DiagonalBounds>(vertex_diagonals), std::array { vertices... });
     };
     // Most of the rest are never coplanar; the linear-model methods would certify that first thing, here it is
     // cheaper. Space-time CCD decides a different model, so it sees every candidate.
@@ -125,52 +140,47 @@ MeshCcdResult mesh_ccd(
         never_coplanar.emplace(x0, x1, edges, faces);
     }
 
-    details::for_each_candidate_block(
-        faces_sorted.boxes, vertices_sorted.boxes, QueryScope::ALL_PAIRS, settings(0.0), costs,
-        [&](std::vector<Pair>& pairs) {
-            details::keep_vertex_element_pairs(pairs, vertices_sorted, faces_sorted, faces);
-            result.vertex_face_candidates += pairs.size();
-            narrow_phase(pairs, result.vertex_face, [&](const Pair& p) -> std::optional<VertexFaceHit> {
-                if (details::apart(diagonal(vertex_diagonals, p.first), diagonal(element_diagonals, p.second))
-                    || (never_coplanar && never_coplanar->vertex_face(p.first, p.second))) {
-                    return std::nullopt;
-                }
-                const auto f = faces.row(p.second);
-                const VertexFaceMotion motion { p0(p.first), p0(f[0]), p0(f[1]), p0(f[2]),
-                                                p1(p.first), p1(f[0]), p1(f[1]), p1(f[2]) };
-                // Space-time CCD splits swept quads by vertex id: the mesh's ids keep the splits consistent.
-                const CcdResult r = options.narrow.method == CcdMethod::SPACETIME
-                    ? spacetime_vertex_face_ccd(motion, { p.first, f[0], f[1], f[2] }, options.narrow)
-                    : vertex_face_ccd(motion, options.narrow);
-                if (!r.hit) {
-                    return std::nullopt;
-                }
-                return VertexFaceHit { p.first, p.second, r.toi_lower, r.toi_upper };
-            });
-        });
-    details::diagonal_bounds(vertex_diagonals, edges, element_diagonals);
-    details::for_each_candidate_block(
-        edges_sorted.boxes, edges_sorted.boxes, QueryScope::SELF_PAIRS, settings(0.5), costs,
-        [&](std::vector<Pair>& pairs) {
-            details::keep_edge_edge_pairs(pairs, edges_sorted, edges);
-            result.edge_edge_candidates += pairs.size();
-            narrow_phase(pairs, result.edge_edge, [&](const Pair& p) -> std::optional<EdgeEdgeHit> {
-                if (details::apart(diagonal(element_diagonals, p.first), diagonal(element_diagonals, p.second))
-                    || (never_coplanar && never_coplanar->edge_edge(p.first, p.second))) {
-                    return std::nullopt;
-                }
-                const auto a = edges.row(p.first), b = edges.row(p.second);
-                const EdgeEdgeMotion motion { p0(a[0]), p0(a[1]), p0(b[0]), p0(b[1]),
-                                              p1(a[0]), p1(a[1]), p1(b[0]), p1(b[1]) };
-                const CcdResult r = options.narrow.method == CcdMethod::SPACETIME
-                    ? spacetime_edge_edge_ccd(motion, { a[0], a[1], b[0], b[1] }, options.narrow)
-                    : edge_edge_ccd(motion, options.narrow);
-                if (!r.hit) {
-                    return std::nullopt;
-                }
-                return EdgeEdgeHit { p.first, p.second, r.toi_lower, r.toi_upper };
-            });
-        });
+    // Candidates settled before the narrow phase are misses.
+    const CcdResult settled {};
+    const auto vertex_face_test = [&](const Pair& p) -> CcdResult {
+        const auto f = faces.row(p.second);
+        if (details::apart(diagonals(p.first), diagonals(f[0], f[1], f[2]))
+            || (never_coplanar && never_coplanar->vertex_face(p.first, p.second))) {
+            return settled;
+        }
+        const VertexFaceMotion motion { p0(p.first), p0(f[0]), p0(f[1]), p0(f[2]),
+                                        p1(p.first), p1(f[0]), p1(f[1]), p1(f[2]) };
+        // Space-time CCD splits swept quads by vertex id: the mesh's ids keep the splits consistent.
+        return options.narrow.method == CcdMethod::SPACETIME
+            ? spacetime_vertex_face_ccd(motion, { p.first, f[0], f[1], f[2] }, options.narrow)
+            : vertex_face_ccd(motion, options.narrow);
+    };
+    const auto vertex_face_candidate = [&](const Pair& sorted) -> std::optional<Pair> {
+        const Pair p { vertices_sorted.original(sorted.first), sorted.second };
+        return details::has_corner(faces.row(p.second), p.first) ? std::nullopt : std::optional(p);
+    };
+    collect_hits(
+        faces_boxes, vertices_sorted.boxes, QueryScope::ALL_PAIRS, settings(0.0), costs, vertex_face_candidate,
+        vertex_face_test, result.vertex_face, result.vertex_face_candidates);
+
+    const auto edge_edge_test = [&](const Pair& p) -> CcdResult {
+        const auto a = edges.row(p.first), b = edges.row(p.second);
+        if (details::apart(diagonals(a[0], a[1]), diagonals(b[0], b[1]))
+            || (never_coplanar && never_coplanar->edge_edge(p.first, p.second))) {
+            return settled;
+        }
+        const EdgeEdgeMotion motion { p0(a[0]), p0(a[1]), p0(b[0]), p0(b[1]), p1(a[0]), p1(a[1]), p1(b[0]), p1(b[1]) };
+        return options.narrow.method == CcdMethod::SPACETIME
+            ? spacetime_edge_edge_ccd(motion, { a[0], a[1], b[0], b[1] }, options.narrow)
+            : edge_edge_ccd(motion, options.narrow);
+    };
+    const auto edge_edge_candidate = [&](const Pair& sorted) -> std::optional<Pair> {
+        const Pair p = std::minmax(edges_sorted.original(sorted.first), edges_sorted.original(sorted.second));
+        return details::share_vertex(edges, p.first, p.second) ? std::nullopt : std::optional(p);
+    };
+    collect_hits(
+        edges_sorted.boxes, edges_sorted.boxes, QueryScope::SELF_PAIRS, settings(0.5), costs, edge_edge_candidate,
+        edge_edge_test, result.edge_edge, result.edge_edge_candidates);
 
     result.broad_phase_ms = costs.broad_phase_ms;
     result.narrow_phase_ms = costs.narrow_phase_ms;

@@ -11,8 +11,8 @@
 #include <random>
 
 using ccdkit::details::apart;
-using ccdkit::details::diagonal_bounds;
 using ccdkit::details::DiagonalBounds;
+using ccdkit::details::merged;
 using ccdkit::details::vertex_diagonal_bounds;
 
 namespace {
@@ -70,14 +70,9 @@ TEST(DiagonalBounds, WhatItSeparatesIsSeparatedExactly)
                 v->row(i) << (x + dx) * scale, (-x + dy) * scale, std::ldexp(dz, -30) * scale;
             }
         }
-        Eigen::MatrixX2i edges(2, 2);
-        edges << 0, 1, 2, 3;
-        Eigen::MatrixX3i faces(1, 3);
-        faces << 1, 2, 3;
         const std::vector<DiagonalBounds> vertex = vertex_diagonal_bounds(v0, v1);
-        std::vector<DiagonalBounds> edge, face;
-        diagonal_bounds(vertex, edges, edge);
-        diagonal_bounds(vertex, faces, face);
+        const std::array edge { merged<2>(vertex, { 0, 1 }), merged<2>(vertex, { 2, 3 }) };
+        const std::array face { merged<3>(vertex, { 1, 2, 3 }) };
         if (apart(edge[0], edge[1])) {
             ++separated[0];
             ASSERT_TRUE(exactly_apart(v0, v1, { 0, 1 }, { 2, 3 })) << "edges, trial " << trial;
@@ -129,12 +124,8 @@ TEST(DiagonalBounds, TouchingAndHugeArePairedNotApart)
     // projections overflow.
     Eigen::MatrixX3d v0(4, 3);
     v0 << 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 0, 3;
-    Eigen::MatrixX2i edges(2, 2);
-    edges << 0, 1, 2, 3;
     const auto vertex = vertex_diagonal_bounds(v0, v0);
-    std::vector<DiagonalBounds> edge;
-    diagonal_bounds(vertex, edges, edge);
-    EXPECT_FALSE(apart(edge[0], edge[1]));
+    EXPECT_FALSE(apart(merged<2>(vertex, { 0, 1 }), merged<2>(vertex, { 2, 3 })));
     // Far apart near the top of the range: separated; where the projections' error bound overflows, the
     // bounds open up and separate nothing.
     Eigen::MatrixX3d big(2, 3);

@@ -17,8 +17,9 @@ namespace ccdkit {
 struct MeshCcdOptions {
     CcdOptions narrow; ///< narrow-phase method, t_max, toi tolerance
     BroadPhaseMethod broad_phase = BroadPhaseMethod::BVH;
-    /// Primitives are queried against the built structure in blocks of this many, so that the candidate
-    /// pairs in memory at once stay bounded however many pairs the scene has in total.
+    /// Primitives are queried against the built structure in blocks of this many, with progress reported
+    /// between blocks. Candidate pairs never accumulate: each thread passes the pairs of a few queries at a
+    /// time straight to the narrow phase, so memory stays bounded however many pairs the scene has.
     std::size_t block_size = 1 << 15;
     /// Called from the calling thread with the fraction of the work done, now and then.
     std::function<void(double)> progress;

@@ -61,6 +61,18 @@ struct CandidateBlockSettings {
     std::function<void(double)> progress;
 };
 
+/// The broad phase of `settings` built on `built`, its time and memory added to `costs`.
+inline std::unique_ptr<BroadPhase>
+built_broad_phase(std::span<const Aabb> built, const CandidateBlockSettings& settings, PhaseCosts& costs)
+{
+    const auto start = Clock::now();
+    std::unique_ptr<BroadPhase> broad = make_broad_phase(settings.method);
+    broad->build(built);
+    costs.broad_phase_bytes = std::max(costs.broad_phase_bytes, broad->memory_bytes());
+    costs.broad_phase_ms += elapsed_ms(start);
+    return broad;
+}
+
 /// Builds the broad phase on `built`, queries `queries` block by block, and hands each block's candidate
 /// pairs (query index, built index; sorted numbering) to `narrow` before the next block.
 template <class Narrow>
@@ -72,15 +84,11 @@ void for_each_candidate_block(
     PhaseCosts& costs,
     Narrow narrow)
 {
-    auto start = Clock::now();
-    const std::unique_ptr<BroadPhase> broad = make_broad_phase(settings.method);
-    broad->build(built);
-    costs.broad_phase_bytes = std::max(costs.broad_phase_bytes, broad->memory_bytes());
-    costs.broad_phase_ms += elapsed_ms(start);
+    const std::unique_ptr<BroadPhase> broad = built_broad_phase(built, settings, costs);
     const std::size_t block = std::max<std::size_t>(settings.block_size, 1);
     for (std::size_t first = 0; first < queries.size(); first += block) {
         const std::size_t count = std::min(block, queries.size() - first);
-        start = Clock::now();
+        auto start = Clock::now();
         // Query sub-blocks in parallel; each thread collects into its own vector.
         tbb::enumerable_thread_specific<std::vector<Pair>> local;
         tbb::parallel_for(
@@ -102,6 +110,80 @@ void for_each_candidate_block(
     }
 }
 
+/// Queries handed to the broad phase at once by stream_candidates(): their pairs fit in a buffer that stays
+/// in cache and is reused, so no memory grows with the number of candidates.
+inline constexpr std::size_t STREAM_QUERIES = 64;
+
+/// Builds the broad phase on `built` and queries `queries` in parallel, a few at a time; each few's candidate
+/// pairs (query index, built index; the given numbering) go to `visit(std::span<const Pair>)` on the thread
+/// that found them, before it queries more. Nothing is gathered, sorted or copied between the phases, and
+/// no thread waits for another except at the end of each block of `settings.block_size` queries (progress
+/// is reported there, from the calling thread). `visit` runs concurrently: it must be thread-safe.
+/// The phases interleave, so the block's time is split between them in proportion to their time per thread.
+template <class Visit>
+void stream_candidates(
+    std::span<const Aabb> built,
+    std::span<const Aabb> queries,
+    QueryScope scope,
+    const CandidateBlockSettings& settings,
+    PhaseCosts& costs,
+    Visit visit)
+{
+    const std::unique_ptr<BroadPhase> broad = built_broad_phase(built, settings, costs);
+    struct Local {
+        std::vector<Pair> pairs;
+        Clock::duration querying {}, visiting {};
+    };
+    tbb::enumerable_thread_specific<Local> locals;
+    const std::size_t block = std::max<std::size_t>(settings.block_size, 1);
+    for (std::size_t first = 0; first < queries.size(); first += block) {
+        const std::size_t count = std::min(block, queries.size() - first);
+        const auto start = Clock::now();
+        tbb::parallel_for(
+            tbb::blocked_range<std::size_t>(first, first + count, STREAM_QUERIES),
+            [&](const tbb::blocked_range<std::size_t>& r) {
+                Local& local = locals.local();
+                for (std::size_t q = r.begin(); q < r.end(); q += STREAM_QUERIES) {
+                    const std::size_t n = std::min(STREAM_QUERIES, r.end() - q);
+                    const auto t0 = Clock::now();
+                    local.pairs.clear();
+                    broad->query(queries.subspan(q, n), q, local.pairs, scope);
+                    const auto t1 = Clock::now();
+                    visit(std::span<const Pair>(local.pairs));
+                    local.querying += t1 - t0;
+                    local.visiting += Clock::now() - t1;
+                }
+            });
+        const double wall = elapsed_ms(start);
+        Clock::duration querying {}, visiting {};
+        for (Local& local : locals) {
+            querying += local.querying;
+            visiting += local.visiting;
+            local.querying = local.visiting = {};
+        }
+        const double total = std::chrono::duration<double>(querying + visiting).count();
+        const double broad_share = total > 0.0 ? std::chrono::duration<double>(querying).count() / total : 0.5;
+        costs.broad_phase_ms += broad_share * wall;
+        costs.narrow_phase_ms += (1.0 - broad_share) * wall;
+        if (settings.progress) {
+            settings.progress(static_cast<double>(first + count) / static_cast<double>(queries.size()));
+        }
+    }
+}
+
+/// True if `vertex` is a corner of `element` (a row of edges or faces): the pair is adjacent, never tested.
+template <class Row> [[nodiscard]] bool has_corner(const Row& element, std::int32_t vertex)
+{
+    return (element.array() == vertex).any();
+}
+
+/// True if edges (rows) `a` and `b` share a vertex: the pair is adjacent, never tested.
+[[nodiscard]] inline bool share_vertex(const Eigen::MatrixX2i& edges, std::int32_t a, std::int32_t b)
+{
+    const auto ea = edges.row(a), eb = edges.row(b);
+    return ea[0] == eb[0] || ea[0] == eb[1] || ea[1] == eb[0] || ea[1] == eb[1];
+}
+
 /// Maps (sorted vertex, sorted element) pairs to input rows and drops those whose vertex belongs to the
 /// element (a row of `elements`: a face or an edge).
 template <class Elements>
@@ -111,10 +193,7 @@ void keep_vertex_element_pairs(
     for (Pair& p : pairs) {
         p = { vertices.original(p.first), element_boxes.original(p.second) };
     }
-    std::erase_if(pairs, [&](const Pair& p) {
-        const auto e = elements.row(p.second);
-        return (e.array() == p.first).any();
-    });
+    std::erase_if(pairs, [&](const Pair& p) { return has_corner(elements.row(p.second), p.first); });
 }
 
 /// Maps self pairs of sorted edges to input rows (first < second) and drops edges that share a vertex.
@@ -123,10 +202,7 @@ inline void keep_edge_edge_pairs(std::vector<Pair>& pairs, const SortedBoxes& ed
     for (Pair& p : pairs) {
         p = std::minmax(edge_boxes.original(p.first), edge_boxes.original(p.second));
     }
-    std::erase_if(pairs, [&](const Pair& p) {
-        const auto a = edges.row(p.first), b = edges.row(p.second);
-        return a[0] == b[0] || a[0] == b[1] || a[1] == b[0] || a[1] == b[1];
-    });
+    std::erase_if(pairs, [&](const Pair& p) { return share_vertex(edges, p.first, p.second); });
 }
 
 } // namespace ccdkit::details

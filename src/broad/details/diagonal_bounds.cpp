@@ -39,31 +39,6 @@ namespace {
 
 } // namespace
 
-template <class Primitives>
-void diagonal_bounds(
-    std::span<const DiagonalBounds> vertex_bounds, const Primitives& primitives, std::vector<DiagonalBounds>& bounds)
-{
-    bounds.resize(static_cast<std::size_t>(primitives.rows()));
-    tbb::parallel_for(
-        tbb::blocked_range<Eigen::Index>(0, primitives.rows(), 4096), [&](const tbb::blocked_range<Eigen::Index>& r) {
-            for (Eigen::Index i = r.begin(); i != r.end(); ++i) {
-                // Rounding outward commutes with min and max: merging the vertices' float bounds is exact.
-                DiagonalBounds& b = bounds[static_cast<std::size_t>(i)];
-                b = vertex_bounds[static_cast<std::size_t>(primitives(i, 0))];
-                for (Eigen::Index j = 1; j < primitives.cols(); ++j) {
-                    const DiagonalBounds& v = vertex_bounds[static_cast<std::size_t>(primitives(i, j))];
-                    for (std::size_t k = 0; k < DIAGONALS; ++k) {
-                        b.low[k] = std::min(b.low[k], v.low[k]);
-                        b.high[k] = std::max(b.high[k], v.high[k]);
-                    }
-                }
-            }
-        });
-}
-
-template void diagonal_bounds(std::span<const DiagonalBounds>, const Eigen::MatrixX2i&, std::vector<DiagonalBounds>&);
-template void diagonal_bounds(std::span<const DiagonalBounds>, const Eigen::MatrixX3i&, std::vector<DiagonalBounds>&);
-
 std::vector<DiagonalBounds> vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1)
 {
     std::vector<DiagonalBounds> bounds(static_cast<std::size_t>(v0.rows()));

@@ -10,6 +10,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -42,11 +43,23 @@ struct DiagonalBounds {
 [[nodiscard]] std::vector<DiagonalBounds>
 vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1);
 
-/// Bounds of each row of `primitives` (edges or faces: vertex indices, checked by the caller), merged from its
-/// vertices' bounds, into `bounds` (resized; its memory is reused when large enough).
-template <class Primitives>
-void diagonal_bounds(
-    std::span<const DiagonalBounds> vertex_bounds, const Primitives& primitives, std::vector<DiagonalBounds>& bounds);
+/// Bounds of a primitive, merged from its vertices' bounds (indices into `vertex_bounds`, checked by the caller)
+/// when a pair is tested: rounding outward commutes with min and max, so this equals rounding the primitive's
+/// own bounds, and nothing per edge or face is stored (fresh memory costs more than these few comparisons).
+template <std::size_t N>
+[[nodiscard]] DiagonalBounds
+merged(std::span<const DiagonalBounds> vertex_bounds, const std::array<std::int32_t, N>& vertices)
+{
+    DiagonalBounds b = vertex_bounds[static_cast<std::size_t>(vertices[0])];
+    for (std::size_t j = 1; j < N; ++j) {
+        const DiagonalBounds& v = vertex_bounds[static_cast<std::size_t>(vertices[j])];
+        for (std::size_t k = 0; k < DIAGONALS; ++k) {
+            b.low[k] = std::min(b.low[k], v.low[k]);
+            b.high[k] = std::max(b.high[k], v.high[k]);
+        }
+    }
+    return b;
+}
 
 /// True only if the two primitives never touch: their ranges are disjoint along some diagonal (strictly: bounds
 /// that only touch are not apart).
