@@ -34,12 +34,27 @@ inline double elapsed_ms(Clock::time_point since)
 
 /// Boxes in spatial_order(), with the way back to the input numbering.
 struct SortedBoxes {
-    explicit SortedBoxes(const std::vector<Aabb>& input)
+    /// Reorders `input` in place: a sorted copy would cost as much fresh memory again.
+    explicit SortedBoxes(std::vector<Aabb> input)
         : order(spatial_order(input))
-        , boxes(input.size())
+        , boxes(std::move(input))
     {
-        for (std::size_t k = 0; k < order.size(); ++k) {
-            boxes[k] = input[static_cast<std::size_t>(order[k])];
+        // Follow each cycle of the permutation (boxes[k] = input[order[k]]), marking what is in place.
+        std::vector<bool> placed(order.size(), false);
+        for (std::size_t start = 0; start < order.size(); ++start) {
+            if (placed[start]) {
+                continue;
+            }
+            const Aabb first = boxes[start];
+            std::size_t k = start;
+            for (auto from = static_cast<std::size_t>(order[k]); from != start;
+                 from = static_cast<std::size_t>(order[k])) {
+                boxes[k] = boxes[from];
+                placed[k] = true;
+                k = from;
+            }
+            boxes[k] = first;
+            placed[k] = true;
         }
     }
     [[nodiscard]] std::int32_t original(std::int32_t sorted) const { return order[static_cast<std::size_t>(sorted)]; }

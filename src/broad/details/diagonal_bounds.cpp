@@ -51,6 +51,8 @@ std::vector<DiagonalBounds> vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, c
                 add(v0.row(i), low, high);
                 add(v1.row(i), low, high);
                 DiagonalBounds& b = bounds[static_cast<std::size_t>(i)];
+                b.low.setConstant(-std::numeric_limits<float>::infinity());
+                b.high.setConstant(std::numeric_limits<float>::infinity());
                 for (std::size_t k = 0; k < DIAGONALS; ++k) {
                     b.low[k] = float_below(low[k]);
                     b.high[k] = float_above(high[k]);
