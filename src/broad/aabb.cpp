@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "broad/details/swept_boxes.hpp"
+
 #include <ccdkit/broad/aabb.hpp>
 
 #include <tbb/parallel_for.h>
@@ -32,38 +34,65 @@ namespace {
         return box;
     }
 
-    template <class Primitives>
-    std::vector<Aabb>
-    swept_boxes(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, const Primitives& primitives, double inflation)
+    /// Box i from `box_of(i)` for i in [0, count), in parallel, into `boxes`.
+    template <class BoxOf> void fill_boxes(Eigen::Index count, std::vector<Aabb>& boxes, BoxOf box_of)
     {
-        std::vector<Aabb> boxes(static_cast<std::size_t>(primitives.rows()));
+        boxes.resize(static_cast<std::size_t>(count));
         tbb::parallel_for(
-            tbb::blocked_range<Eigen::Index>(0, primitives.rows(), 4096),
-            [&](const tbb::blocked_range<Eigen::Index>& r) {
+            tbb::blocked_range<Eigen::Index>(0, count, 4096), [&](const tbb::blocked_range<Eigen::Index>& r) {
                 for (Eigen::Index i = r.begin(); i != r.end(); ++i) {
-                    boxes[static_cast<std::size_t>(i)] = swept_box(v0, v1, primitives.row(i), inflation);
+                    boxes[static_cast<std::size_t>(i)] = box_of(i);
                 }
             });
-        return boxes;
     }
 } // namespace
 
+template <class Primitives>
+void details::swept_boxes(
+    const Eigen::MatrixX3d& v0,
+    const Eigen::MatrixX3d& v1,
+    const Primitives& primitives,
+    double inflation,
+    std::vector<Aabb>& boxes)
+{
+    fill_boxes(
+        primitives.rows(), boxes, [&](Eigen::Index i) { return swept_box(v0, v1, primitives.row(i), inflation); });
+}
+
+template void details::swept_boxes(
+    const Eigen::MatrixX3d&, const Eigen::MatrixX3d&, const Eigen::MatrixX2i&, double, std::vector<Aabb>&);
+template void details::swept_boxes(
+    const Eigen::MatrixX3d&, const Eigen::MatrixX3d&, const Eigen::MatrixX3i&, double, std::vector<Aabb>&);
+
+void details::vertex_swept_boxes(
+    const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, double inflation, std::vector<Aabb>& boxes)
+{
+    fill_boxes(v0.rows(), boxes, [&](Eigen::Index i) {
+        return swept_box(v0, v1, Eigen::Matrix<Eigen::Index, 1, 1>::Constant(i), inflation);
+    });
+}
+
 std::vector<Aabb> vertex_boxes(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, double inflation)
 {
-    const Eigen::VectorXi identity = Eigen::VectorXi::LinSpaced(v0.rows(), 0, static_cast<int>(v0.rows()) - 1);
-    return swept_boxes(v0, v1, identity, inflation);
+    std::vector<Aabb> boxes;
+    details::vertex_swept_boxes(v0, v1, inflation, boxes);
+    return boxes;
 }
 
 std::vector<Aabb>
 edge_boxes(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, const Eigen::MatrixX2i& edges, double inflation)
 {
-    return swept_boxes(v0, v1, edges, inflation);
+    std::vector<Aabb> boxes;
+    details::swept_boxes(v0, v1, edges, inflation, boxes);
+    return boxes;
 }
 
 std::vector<Aabb>
 face_boxes(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, const Eigen::MatrixX3i& faces, double inflation)
 {
-    return swept_boxes(v0, v1, faces, inflation);
+    std::vector<Aabb> boxes;
+    details::swept_boxes(v0, v1, faces, inflation, boxes);
+    return boxes;
 }
 
 } // namespace ccdkit

@@ -72,7 +72,8 @@ void Bvh::build(std::span<const Aabb> boxes)
     boxes_.resize(boxes.size());
     nodes_.assign(count == 0 ? 0 : static_cast<std::size_t>(subtree_nodes(count)), Node {});
     // Centers once, not at every level and comparison of the build (half the sum: no overflow near the largest double).
-    std::vector<Eigen::Array3d> centers(boxes.size());
+    std::vector<Eigen::Array3d>& centers = centers_;
+    centers.resize(boxes.size());
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, boxes.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
             for (std::size_t k = r.begin(); k != r.end(); ++k) {
@@ -216,7 +217,7 @@ void Bvh::query(
 std::size_t Bvh::memory_bytes() const
 {
     return nodes_.capacity() * sizeof(Node) + boxes_.capacity() * sizeof(Aabb)
-        + index_.capacity() * sizeof(std::int32_t);
+        + index_.capacity() * sizeof(std::int32_t) + centers_.capacity() * sizeof(Eigen::Array3d);
 }
 
 } // namespace ccdkit

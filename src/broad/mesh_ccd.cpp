@@ -2,6 +2,7 @@
 #include "broad/details/candidate_blocks.hpp"
 #include "broad/details/diagonal_bounds.hpp"
 #include "broad/details/never_coplanar_pairs.hpp"
+#include "broad/details/swept_boxes.hpp"
 #include "mesh/details/index_check.hpp"
 
 #include <ccdkit/broad/aabb.hpp>
@@ -26,11 +27,20 @@ namespace ccdkit {
 namespace {
     using details::Pair;
 
+    /// A thread's hits and candidate count.
+    template <class Hit> struct LocalHits {
+        std::vector<Hit> hits;
+        std::size_t candidates = 0;
+    };
+    template <class Hit> using HitBuffers = tbb::enumerable_thread_specific<LocalHits<Hit>>;
+
     /// Streams the candidate pairs of `built` and `queries` (stream_candidates) through the narrow phase:
     /// `candidate(pair)` gives the pair to test (input rows) unless it is adjacent, `test(candidate)` its
     /// CcdResult. Appends the hits (sorted later) and adds up the candidates; per thread until the end.
     template <class Hit, class Candidate, class Test>
     void collect_hits(
+        details::CandidateStream& stream,
+        HitBuffers<Hit>& locals,
         std::span<const Aabb> built,
         std::span<const Aabb> queries,
         QueryScope scope,
@@ -41,13 +51,12 @@ namespace {
         std::vector<Hit>& hits,
         std::size_t& candidates)
     {
-        struct Local {
-            std::vector<Hit> hits;
-            std::size_t candidates = 0;
-        };
-        tbb::enumerable_thread_specific<Local> locals;
-        details::stream_candidates(built, queries, scope, settings, costs, [&](std::span<const Pair> pairs) {
-            Local& local = locals.local();
+        for (LocalHits<Hit>& local : locals) {
+            local.hits.clear();
+            local.candidates = 0;
+        }
+        details::stream_candidates(stream, built, queries, scope, settings, costs, [&](std::span<const Pair> pairs) {
+            LocalHits<Hit>& local = locals.local();
             for (const Pair& p : pairs) {
                 if (const std::optional<Pair> c = candidate(p)) {
                     ++local.candidates;
@@ -57,21 +66,39 @@ namespace {
                 }
             }
         });
-        for (Local& local : locals) {
+        for (LocalHits<Hit>& local : locals) {
             hits.insert(hits.end(), local.hits.begin(), local.hits.end());
             candidates += local.candidates;
         }
     }
 
-    std::vector<Eigen::Vector3d> points_of(const Eigen::MatrixX3d& v)
+    /// The rows of `v` as contiguous points, into `points` (resized).
+    void points_of(const Eigen::MatrixX3d& v, std::vector<Eigen::Vector3d>& points)
     {
-        std::vector<Eigen::Vector3d> points(static_cast<std::size_t>(v.rows()));
+        points.resize(static_cast<std::size_t>(v.rows()));
         for (Eigen::Index i = 0; i < v.rows(); ++i) {
             points[static_cast<std::size_t>(i)] = v.row(i).transpose();
         }
-        return points;
     }
 } // namespace
+
+struct MeshCcdWorkspace::Buffers {
+    details::SortedBoxes vertices, edges;
+    std::vector<Aabb> faces;
+    std::vector<Eigen::Vector3d> x0, x1;
+    std::vector<details::DiagonalBounds> vertex_diagonals;
+    details::CandidateStream vertex_face_stream, edge_edge_stream;
+    HitBuffers<VertexFaceHit> vertex_face_hits;
+    HitBuffers<EdgeEdgeHit> edge_edge_hits;
+};
+
+MeshCcdWorkspace::MeshCcdWorkspace()
+    : buffers_(std::make_unique<Buffers>())
+{
+}
+MeshCcdWorkspace::~MeshCcdWorkspace() = default;
+MeshCcdWorkspace::MeshCcdWorkspace(MeshCcdWorkspace&&) noexcept = default;
+MeshCcdWorkspace& MeshCcdWorkspace::operator=(MeshCcdWorkspace&&) noexcept = default;
 
 void check_mesh_motion(
     const Eigen::MatrixX3d& v0,
@@ -103,16 +130,33 @@ MeshCcdResult mesh_ccd(
     const Eigen::MatrixX3i& faces,
     const MeshCcdOptions& options)
 {
+    MeshCcdWorkspace workspace;
+    return mesh_ccd(v0, v1, edges, faces, options, workspace);
+}
+
+MeshCcdResult mesh_ccd(
+    const Eigen::MatrixX3d& v0,
+    const Eigen::MatrixX3d& v1,
+    const Eigen::MatrixX2i& edges,
+    const Eigen::MatrixX3i& faces,
+    const MeshCcdOptions& options,
+    MeshCcdWorkspace& workspace)
+{
     check_mesh_motion(v0, v1, edges, faces);
+    MeshCcdWorkspace::Buffers& buffers = *workspace.buffers_;
     MeshCcdResult result;
     const double inflation = 0.0;
     const auto start = details::Clock::now();
     // Primitives are handed to the broad phase in a spatial order, so that consecutive queries touch the
     // same parts of the structure; pairs are mapped back to the input numbering before the narrow phase.
-    const details::SortedBoxes vertices_sorted(vertex_boxes(v0, v1, inflation));
-    const details::SortedBoxes edges_sorted(edge_boxes(v0, v1, edges, inflation));
+    details::SortedBoxes& vertices_sorted = buffers.vertices;
+    details::vertex_swept_boxes(v0, v1, inflation, vertices_sorted.boxes);
+    vertices_sorted.sort();
+    details::SortedBoxes& edges_sorted = buffers.edges;
+    details::swept_boxes(v0, v1, edges, inflation, edges_sorted.boxes);
+    edges_sorted.sort();
     // Faces are only built into the broad phase, which orders them itself: they keep the input numbering.
-    const std::vector<Aabb> faces_boxes = face_boxes(v0, v1, faces, inflation);
+    details::swept_boxes(v0, v1, faces, inflation, buffers.faces);
     details::PhaseCosts costs;
     costs.broad_phase_ms += details::elapsed_ms(start);
     // Vertex-face pairs are the first half of the progress, edge-edge pairs the second.
@@ -124,15 +168,17 @@ MeshCcdResult mesh_ccd(
         return s;
     };
     // Positions as contiguous points: a candidate then reads one cache line per vertex, not three columns.
-    const std::vector<Eigen::Vector3d> x0 = points_of(v0), x1 = points_of(v1);
+    points_of(v0, buffers.x0);
+    points_of(v1, buffers.x1);
+    const std::vector<Eigen::Vector3d>&x0 = buffers.x0, &x1 = buffers.x1;
     const auto p0 = [&](Eigen::Index i) -> const Eigen::Vector3d& { return x0[static_cast<std::size_t>(i)]; };
     const auto p1 = [&](Eigen::Index i) -> const Eigen::Vector3d& { return x1[static_cast<std::size_t>(i)]; };
     // Boxes overlap for most candidate pairs that are far apart along a diagonal: those go first, at a few
     // comparisons each (a primitive stays in the hull of its start and end vertices, whatever the method).
-    const std::vector<details::DiagonalBounds> vertex_diagonals = details::vertex_diagonal_bounds(v0, v1);
-    const auto diagonals = [&](const auto&... vertices) {
-        return details::merged(std::span<const details::DiagonalBounds>(vertex_diagonals), std::array { vertices... });
-    };
+    details::vertex_diagonal_bounds(v0, v1, buffers.vertex_diagonals);
+    const std::span<const details::DiagonalBounds> vertex_diagonals = buffers.vertex_diagonals;
+    const auto diagonals
+        = [&](const auto&... vertices) { return details::merged(vertex_diagonals, std::array { vertices... }); };
     // Most of the rest are never coplanar; the linear-model methods would certify that first thing, here it is
     // cheaper. Space-time CCD decides a different model, so it sees every candidate.
     std::optional<details::NeverCoplanarPairs> never_coplanar;
@@ -160,8 +206,9 @@ MeshCcdResult mesh_ccd(
         return details::has_corner(faces.row(p.second), p.first) ? std::nullopt : std::optional(p);
     };
     collect_hits(
-        faces_boxes, vertices_sorted.boxes, QueryScope::ALL_PAIRS, settings(0.0), costs, vertex_face_candidate,
-        vertex_face_test, result.vertex_face, result.vertex_face_candidates);
+        buffers.vertex_face_stream, buffers.vertex_face_hits, buffers.faces, vertices_sorted.boxes,
+        QueryScope::ALL_PAIRS, settings(0.0), costs, vertex_face_candidate, vertex_face_test, result.vertex_face,
+        result.vertex_face_candidates);
 
     const auto edge_edge_test = [&](const Pair& p) -> CcdResult {
         const auto a = edges.row(p.first), b = edges.row(p.second);
@@ -179,8 +226,9 @@ MeshCcdResult mesh_ccd(
         return details::share_vertex(edges, p.first, p.second) ? std::nullopt : std::optional(p);
     };
     collect_hits(
-        edges_sorted.boxes, edges_sorted.boxes, QueryScope::SELF_PAIRS, settings(0.5), costs, edge_edge_candidate,
-        edge_edge_test, result.edge_edge, result.edge_edge_candidates);
+        buffers.edge_edge_stream, buffers.edge_edge_hits, edges_sorted.boxes, edges_sorted.boxes,
+        QueryScope::SELF_PAIRS, settings(0.5), costs, edge_edge_candidate, edge_edge_test, result.edge_edge,
+        result.edge_edge_candidates);
 
     result.broad_phase_ms = costs.broad_phase_ms;
     result.narrow_phase_ms = costs.narrow_phase_ms;

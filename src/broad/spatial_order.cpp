@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "broad/details/spatial_order_buffers.hpp"
+
 #include <ccdkit/broad/broad_phase.hpp>
 #include <ccdkit/broad/spatial_order.hpp>
 
@@ -27,7 +29,7 @@ namespace {
     Eigen::Array3d center(const Aabb& b) { return b.min * 0.5 + b.max * 0.5; }
 } // namespace
 
-std::vector<std::int32_t> spatial_order(std::span<const Aabb> boxes)
+void details::spatial_order(std::span<const Aabb> boxes, SpatialKeys& keyed, std::vector<std::int32_t>& order)
 {
     check_boxes(boxes, "spatial_order");
     constexpr double INF = std::numeric_limits<double>::infinity();
@@ -41,7 +43,7 @@ std::vector<std::int32_t> spatial_order(std::span<const Aabb> boxes)
     }
     constexpr double CELLS = (1 << 21) - 1;
     const Eigen::Array3d extent = high - low;
-    std::vector<std::pair<std::uint64_t, std::int32_t>> keyed(boxes.size());
+    keyed.resize(boxes.size());
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, boxes.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
             for (std::size_t i = r.begin(); i != r.end(); ++i) {
@@ -57,8 +59,15 @@ std::vector<std::int32_t> spatial_order(std::span<const Aabb> boxes)
             }
         });
     tbb::parallel_sort(keyed.begin(), keyed.end());
-    std::vector<std::int32_t> order(boxes.size());
+    order.resize(boxes.size());
     std::transform(keyed.begin(), keyed.end(), order.begin(), [](const auto& k) { return k.second; });
+}
+
+std::vector<std::int32_t> spatial_order(std::span<const Aabb> boxes)
+{
+    details::SpatialKeys keys;
+    std::vector<std::int32_t> order;
+    details::spatial_order(boxes, keys, order);
     return order;
 }
 

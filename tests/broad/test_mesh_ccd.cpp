@@ -10,8 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <limits>
 #include <set>
+#include <tuple>
 
 using namespace ccdkit;
 using ccdkit::test::edge_edge_pairs;
@@ -92,6 +94,39 @@ INSTANTIATE_TEST_SUITE_P(
     Methods,
     MeshCcdBroadPhases,
     ::testing::Values(BroadPhaseMethod::BVH, BroadPhaseMethod::SWEEP_AND_PRUNE, BroadPhaseMethod::BRUTE_FORCE));
+
+TEST(MeshCcd, AReusedWorkspaceGivesWhatAFreshCallGives)
+{
+    // One workspace through scenes that grow and shrink, broad phases that change and blocks of several sizes:
+    // nothing it held before may leak into a result (stale boxes, orders, trees, hits or counts).
+    MeshCcdWorkspace workspace;
+    const std::array<std::tuple<int, double, BroadPhaseMethod, std::size_t>, 6> runs { {
+        { 9, 3.0, BroadPhaseMethod::BVH, 1 << 15 },
+        { 14, 0.6, BroadPhaseMethod::BVH, 37 },
+        { 5, 3.0, BroadPhaseMethod::BVH, 1 << 15 },
+        { 12, 3.0, BroadPhaseMethod::SWEEP_AND_PRUNE, 50 },
+        { 12, 3.0, BroadPhaseMethod::BVH, 1 << 15 },
+        { 7, 0.0, BroadPhaseMethod::BRUTE_FORCE, 1 << 15 },
+    } };
+    for (const auto& [size, shake, method, block] : runs) {
+        SCOPED_TRACE(size);
+        const ClothScene s = crumpling_cloth(size, shake, 11);
+        const Eigen::MatrixX2i edges = edges_from_faces(s.start.faces);
+        MeshCcdOptions options;
+        options.broad_phase = method;
+        options.block_size = block;
+        const MeshCcdResult reused = mesh_ccd(s.start.vertices, s.end, edges, s.start.faces, options, workspace);
+        const MeshCcdResult fresh = mesh_ccd(s.start.vertices, s.end, edges, s.start.faces, options);
+        EXPECT_EQ(vertex_face_pairs(reused), vertex_face_pairs(fresh));
+        EXPECT_EQ(edge_edge_pairs(reused), edge_edge_pairs(fresh));
+        EXPECT_EQ(reused.vertex_face_candidates, fresh.vertex_face_candidates);
+        EXPECT_EQ(reused.edge_edge_candidates, fresh.edge_edge_candidates);
+        EXPECT_EQ(reused.earliest_toi_lower, fresh.earliest_toi_lower);
+        if (shake > 1.0) {
+            EXPECT_FALSE(reused.vertex_face.empty());
+        }
+    }
+}
 
 TEST(MeshCcd, SpacetimeUsesTheMeshVertexIds)
 {

@@ -59,6 +59,7 @@ private:
     std::vector<Node> nodes_;
     std::vector<Aabb> boxes_; ///< the built boxes in leaf order
     std::vector<std::int32_t> index_; ///< index_[k]: input index of boxes_[k]
+    std::vector<Eigen::Array3d> centers_; ///< build() scratch, kept so that building again reuses the memory
 };
 
 } // namespace ccdkit

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -70,6 +71,40 @@ using MeshCcdResult = MeshContacts<std::int32_t>;
     const Eigen::MatrixX2i& edges,
     const Eigen::MatrixX3i& faces,
     const MeshCcdOptions& options = {});
+
+/// Memory that mesh_ccd() keeps between calls: swept boxes, broad-phase structures, per-vertex bounds and
+/// per-thread buffers. A simulator that checks every step passes the same workspace each time, so that this
+/// memory is reused instead of allocated afresh (where first touching a page is slow, that is a large part of
+/// a step). Results never depend on what the workspace held before. One call at a time per workspace.
+class MeshCcdWorkspace {
+public:
+    MeshCcdWorkspace();
+    ~MeshCcdWorkspace();
+    MeshCcdWorkspace(MeshCcdWorkspace&&) noexcept;
+    MeshCcdWorkspace& operator=(MeshCcdWorkspace&&) noexcept;
+    MeshCcdWorkspace(const MeshCcdWorkspace&) = delete;
+    MeshCcdWorkspace& operator=(const MeshCcdWorkspace&) = delete;
+
+private:
+    friend MeshCcdResult mesh_ccd(
+        const Eigen::MatrixX3d&,
+        const Eigen::MatrixX3d&,
+        const Eigen::MatrixX2i&,
+        const Eigen::MatrixX3i&,
+        const MeshCcdOptions&,
+        MeshCcdWorkspace&);
+    struct Buffers;
+    std::unique_ptr<Buffers> buffers_;
+};
+
+/// mesh_ccd() with the memory of `workspace`, reused from call to call (the same result as without).
+[[nodiscard]] MeshCcdResult mesh_ccd(
+    const Eigen::MatrixX3d& v0,
+    const Eigen::MatrixX3d& v1,
+    const Eigen::MatrixX2i& edges,
+    const Eigen::MatrixX3i& faces,
+    const MeshCcdOptions& options,
+    MeshCcdWorkspace& workspace);
 
 /// The input checks of mesh_ccd(): v0 and v1 have the same number of rows, every coordinate is finite, every
 /// index names a vertex.

@@ -6,8 +6,9 @@
 // rules (a vertex is never paired with an element that contains it, nor an edge with one it shares a
 // vertex with).
 
+#include "broad/details/spatial_order_buffers.hpp"
+
 #include <ccdkit/broad/broad_phase.hpp>
-#include <ccdkit/broad/spatial_order.hpp>
 
 #include <Eigen/Core>
 #include <tbb/enumerable_thread_specific.h>
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -32,17 +34,25 @@ inline double elapsed_ms(Clock::time_point since)
     return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
 }
 
-/// Boxes in spatial_order(), with the way back to the input numbering.
-struct SortedBoxes {
-    /// Reorders `input` in place: a sorted copy would cost as much fresh memory again.
+/// Boxes in spatial_order(), with the way back to the input numbering. Sorting again reuses the memory.
+class SortedBoxes {
+public:
+    SortedBoxes() = default;
     explicit SortedBoxes(std::vector<Aabb> input)
-        : order(spatial_order(input))
-        , boxes(std::move(input))
+        : boxes(std::move(input))
     {
+        sort();
+    }
+
+    /// Reorders `boxes` (the caller's, in input order) in place and sets `order`: a sorted copy would cost as
+    /// much fresh memory again.
+    void sort()
+    {
+        spatial_order(boxes, keys_, order);
         // Follow each cycle of the permutation (boxes[k] = input[order[k]]), marking what is in place.
-        std::vector<bool> placed(order.size(), false);
+        placed_.assign(order.size(), false);
         for (std::size_t start = 0; start < order.size(); ++start) {
-            if (placed[start]) {
+            if (placed_[start]) {
                 continue;
             }
             const Aabb first = boxes[start];
@@ -50,17 +60,22 @@ struct SortedBoxes {
             for (auto from = static_cast<std::size_t>(order[k]); from != start;
                  from = static_cast<std::size_t>(order[k])) {
                 boxes[k] = boxes[from];
-                placed[k] = true;
+                placed_[k] = true;
                 k = from;
             }
             boxes[k] = first;
-            placed[k] = true;
+            placed_[k] = true;
         }
     }
+
     [[nodiscard]] std::int32_t original(std::int32_t sorted) const { return order[static_cast<std::size_t>(sorted)]; }
 
     std::vector<std::int32_t> order; ///< order[k]: input index of boxes[k]
     std::vector<Aabb> boxes;
+
+private:
+    SpatialKeys keys_;
+    std::vector<bool> placed_;
 };
 
 /// Time and memory spent in the broad and narrow phases.
@@ -76,16 +91,25 @@ struct CandidateBlockSettings {
     std::function<void(double)> progress;
 };
 
-/// The broad phase of `settings` built on `built`, its time and memory added to `costs`.
-inline std::unique_ptr<BroadPhase>
-built_broad_phase(std::span<const Aabb> built, const CandidateBlockSettings& settings, PhaseCosts& costs)
+/// A broad phase kept between calls and rebuilt in place (its memory reused) while the method stays the same.
+struct BroadPhaseSlot {
+    std::optional<BroadPhaseMethod> method;
+    std::unique_ptr<BroadPhase> broad;
+};
+
+/// The broad phase of `settings` built on `built` in `slot`, its time and memory added to `costs`.
+inline const BroadPhase& build_broad_phase(
+    BroadPhaseSlot& slot, std::span<const Aabb> built, const CandidateBlockSettings& settings, PhaseCosts& costs)
 {
     const auto start = Clock::now();
-    std::unique_ptr<BroadPhase> broad = make_broad_phase(settings.method);
-    broad->build(built);
-    costs.broad_phase_bytes = std::max(costs.broad_phase_bytes, broad->memory_bytes());
+    if (slot.method != settings.method) {
+        slot.broad = make_broad_phase(settings.method);
+        slot.method = settings.method;
+    }
+    slot.broad->build(built);
+    costs.broad_phase_bytes = std::max(costs.broad_phase_bytes, slot.broad->memory_bytes());
     costs.broad_phase_ms += elapsed_ms(start);
-    return broad;
+    return *slot.broad;
 }
 
 /// Builds the broad phase on `built`, queries `queries` block by block, and hands each block's candidate
@@ -99,7 +123,8 @@ void for_each_candidate_block(
     PhaseCosts& costs,
     Narrow narrow)
 {
-    const std::unique_ptr<BroadPhase> broad = built_broad_phase(built, settings, costs);
+    BroadPhaseSlot slot;
+    const BroadPhase& broad = build_broad_phase(slot, built, settings, costs);
     const std::size_t block = std::max<std::size_t>(settings.block_size, 1);
     for (std::size_t first = 0; first < queries.size(); first += block) {
         const std::size_t count = std::min(block, queries.size() - first);
@@ -108,7 +133,7 @@ void for_each_candidate_block(
         tbb::enumerable_thread_specific<std::vector<Pair>> local;
         tbb::parallel_for(
             tbb::blocked_range<std::size_t>(first, first + count, 1024), [&](const tbb::blocked_range<std::size_t>& r) {
-                broad->query(
+                broad.query(
                     std::span<const Aabb>(queries).subspan(r.begin(), r.size()), r.begin(), local.local(), scope);
             });
         std::vector<Pair> candidates;
@@ -129,6 +154,16 @@ void for_each_candidate_block(
 /// in cache and is reused, so no memory grows with the number of candidates.
 inline constexpr std::size_t STREAM_QUERIES = 64;
 
+/// What stream_candidates() keeps between calls: the broad phase and each thread's pair buffer.
+struct CandidateStream {
+    struct Local {
+        std::vector<Pair> pairs;
+        Clock::duration querying {}, visiting {};
+    };
+    BroadPhaseSlot broad;
+    tbb::enumerable_thread_specific<Local> locals;
+};
+
 /// Builds the broad phase on `built` and queries `queries` in parallel, a few at a time; each few's candidate
 /// pairs (query index, built index; the given numbering) go to `visit(std::span<const Pair>)` on the thread
 /// that found them, before it queries more. Nothing is gathered, sorted or copied between the phases, and
@@ -137,6 +172,7 @@ inline constexpr std::size_t STREAM_QUERIES = 64;
 /// The phases interleave, so the block's time is split between them in proportion to their time per thread.
 template <class Visit>
 void stream_candidates(
+    CandidateStream& stream,
     std::span<const Aabb> built,
     std::span<const Aabb> queries,
     QueryScope scope,
@@ -144,12 +180,8 @@ void stream_candidates(
     PhaseCosts& costs,
     Visit visit)
 {
-    const std::unique_ptr<BroadPhase> broad = built_broad_phase(built, settings, costs);
-    struct Local {
-        std::vector<Pair> pairs;
-        Clock::duration querying {}, visiting {};
-    };
-    tbb::enumerable_thread_specific<Local> locals;
+    const BroadPhase& broad = build_broad_phase(stream.broad, built, settings, costs);
+    auto& locals = stream.locals;
     const std::size_t block = std::max<std::size_t>(settings.block_size, 1);
     for (std::size_t first = 0; first < queries.size(); first += block) {
         const std::size_t count = std::min(block, queries.size() - first);
@@ -157,12 +189,12 @@ void stream_candidates(
         tbb::parallel_for(
             tbb::blocked_range<std::size_t>(first, first + count, STREAM_QUERIES),
             [&](const tbb::blocked_range<std::size_t>& r) {
-                Local& local = locals.local();
+                CandidateStream::Local& local = locals.local();
                 for (std::size_t q = r.begin(); q < r.end(); q += STREAM_QUERIES) {
                     const std::size_t n = std::min(STREAM_QUERIES, r.end() - q);
                     const auto t0 = Clock::now();
                     local.pairs.clear();
-                    broad->query(queries.subspan(q, n), q, local.pairs, scope);
+                    broad.query(queries.subspan(q, n), q, local.pairs, scope);
                     const auto t1 = Clock::now();
                     visit(std::span<const Pair>(local.pairs));
                     local.querying += t1 - t0;
@@ -171,7 +203,7 @@ void stream_candidates(
             });
         const double wall = elapsed_ms(start);
         Clock::duration querying {}, visiting {};
-        for (Local& local : locals) {
+        for (CandidateStream::Local& local : locals) {
             querying += local.querying;
             visiting += local.visiting;
             local.querying = local.visiting = {};

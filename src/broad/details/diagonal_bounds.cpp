@@ -39,9 +39,9 @@ namespace {
 
 } // namespace
 
-std::vector<DiagonalBounds> vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1)
+void vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, std::vector<DiagonalBounds>& bounds)
 {
-    std::vector<DiagonalBounds> bounds(static_cast<std::size_t>(v0.rows()));
+    bounds.resize(static_cast<std::size_t>(v0.rows()));
     tbb::parallel_for(
         tbb::blocked_range<Eigen::Index>(0, v0.rows(), 4096), [&](const tbb::blocked_range<Eigen::Index>& r) {
             for (Eigen::Index i = r.begin(); i != r.end(); ++i) {
@@ -59,7 +59,6 @@ std::vector<DiagonalBounds> vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, c
                 }
             }
         });
-    return bounds;
 }
 
 } // namespace ccdkit::details

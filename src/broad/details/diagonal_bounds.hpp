@@ -44,9 +44,17 @@ struct DiagonalBounds {
     Lanes low = Lanes::Zero(), high = Lanes::Zero();
 };
 
-/// Bounds of each vertex alone, at t = 0 and t = 1 (`v0` and `v1` finite).
-[[nodiscard]] std::vector<DiagonalBounds>
-vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1);
+/// Bounds of each vertex alone, at t = 0 and t = 1 (`v0` and `v1` finite), into `bounds` (resized).
+void vertex_diagonal_bounds(
+    const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, std::vector<DiagonalBounds>& bounds);
+
+[[nodiscard]] inline std::vector<DiagonalBounds>
+vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1)
+{
+    std::vector<DiagonalBounds> bounds;
+    vertex_diagonal_bounds(v0, v1, bounds);
+    return bounds;
+}
 
 /// Bounds of a primitive, merged from its vertices' bounds (indices into `vertex_bounds`, checked by the caller)
 /// when a pair is tested: rounding outward commutes with min and max, so this equals rounding the primitive's

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// Boxes reordered in place along the spatial order: the same boxes as a sorted copy, whatever the buffers held.
+#include "broad/details/candidate_blocks.hpp"
+
+#include <ccdkit/broad/spatial_order.hpp>
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using ccdkit::Aabb;
+using ccdkit::details::SortedBoxes;
+
+namespace {
+std::vector<Aabb> random_boxes(std::mt19937& rng, int count)
+{
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<Aabb> boxes(static_cast<std::size_t>(count));
+    for (Aabb& b : boxes) {
+        for (int a = 0; a < 3; ++a) {
+            b.min[a] = unit(rng);
+            b.max[a] = b.min[a] + 0.1 * unit(rng);
+        }
+    }
+    return boxes;
+}
+} // namespace
+
+TEST(SortedBoxes, InPlaceEqualsTheSortedCopy)
+{
+    std::mt19937 rng(5);
+    SortedBoxes reused;
+    // Sizes that grow and shrink, so that the reused buffers hold stale entries; duplicates make cycles of every
+    // length in the permutation.
+    for (const int count : { 1000, 17, 0, 1, 4096, 3 }) {
+        SCOPED_TRACE(count);
+        std::vector<Aabb> input = random_boxes(rng, count);
+        if (count > 10) {
+            std::fill(input.begin(), input.begin() + 5, input[7]);
+        }
+        const std::vector<std::int32_t> order = ccdkit::spatial_order(input);
+        reused.boxes = input;
+        reused.sort();
+        const SortedBoxes fresh(input);
+        ASSERT_EQ(reused.order, order);
+        ASSERT_EQ(fresh.order, order);
+        ASSERT_EQ(reused.boxes.size(), input.size());
+        for (std::size_t k = 0; k < input.size(); ++k) {
+            const Aabb& expected = input[static_cast<std::size_t>(order[k])];
+            ASSERT_TRUE((reused.boxes[k].min == expected.min).all() && (reused.boxes[k].max == expected.max).all())
+                << "box " << k;
+            ASSERT_TRUE((fresh.boxes[k].min == expected.min).all() && (fresh.boxes[k].max == expected.max).all());
+            ASSERT_EQ(reused.original(static_cast<std::int32_t>(k)), order[k]);
+        }
+    }
+}
