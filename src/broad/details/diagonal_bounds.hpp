@@ -59,8 +59,9 @@ vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1)
 /// Bounds of a primitive, merged from its vertices' bounds (indices into `vertex_bounds`, checked by the caller)
 /// when a pair is tested: rounding outward commutes with min and max, so this equals rounding the primitive's
 /// own bounds, and nothing per edge or face is stored (fresh memory costs more than these few comparisons).
+/// Always inlined: called out of line, the bounds go through memory and the test costs twice as much.
 template <std::size_t N>
-[[nodiscard]] DiagonalBounds
+[[nodiscard, gnu::always_inline]] inline DiagonalBounds
 merged(std::span<const DiagonalBounds> vertex_bounds, const std::array<std::int32_t, N>& vertices)
 {
     DiagonalBounds b = vertex_bounds[static_cast<std::size_t>(vertices[0])];
@@ -74,7 +75,7 @@ merged(std::span<const DiagonalBounds> vertex_bounds, const std::array<std::int3
 
 /// True only if the two primitives never touch: their ranges are disjoint along some diagonal (strictly: bounds
 /// that only touch are not apart).
-[[nodiscard]] inline bool apart(const DiagonalBounds& a, const DiagonalBounds& b)
+[[nodiscard, gnu::always_inline]] inline bool apart(const DiagonalBounds& a, const DiagonalBounds& b)
 {
     // Disjoint along a diagonal iff the overlap of the two ranges ends below where it starts. A difference of
     // floats has the sign of the exact difference (zero only for equal floats; overflow keeps the sign) and is
