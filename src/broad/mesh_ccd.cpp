@@ -36,7 +36,8 @@ namespace {
 
     /// Streams the candidate pairs of `built` and `queries` (stream_candidates) through the narrow phase:
     /// `candidate(pair)` gives the pair to test (input rows) unless it is adjacent, `test(candidate)` its
-    /// CcdResult. Appends the hits (sorted later) and adds up the candidates; per thread until the end.
+    /// CcdResult, or nothing when a filter settled it. Appends the hits (sorted later) and adds up the candidates; per
+    /// thread until the end.
     template <class Hit, class Candidate, class Test>
     void collect_hits(
         details::CandidateStream& stream,
@@ -60,8 +61,8 @@ namespace {
             for (const Pair& p : pairs) {
                 if (const std::optional<Pair> c = candidate(p)) {
                     ++local.candidates;
-                    if (const CcdResult r = test(*c); r.hit) {
-                        local.hits.push_back(Hit { c->first, c->second, r.toi_lower, r.toi_upper });
+                    if (const std::optional<CcdResult> r = test(*c); r && r->hit) {
+                        local.hits.push_back(Hit { c->first, c->second, r->toi_lower, r->toi_upper });
                     }
                 }
             }
@@ -186,13 +187,12 @@ MeshCcdResult mesh_ccd(
         never_coplanar.emplace(x0, x1, edges, faces);
     }
 
-    // Candidates settled before the narrow phase are misses.
-    const CcdResult settled {};
-    const auto vertex_face_test = [&](const Pair& p) -> CcdResult {
+    // Candidates settled before the narrow phase are misses: no result is made for them.
+    const auto vertex_face_test = [&](const Pair& p) -> std::optional<CcdResult> {
         const auto f = faces.row(p.second);
         if (details::apart(diagonals(p.first), diagonals(f[0], f[1], f[2]))
             || (never_coplanar && never_coplanar->vertex_face(p.first, p.second))) {
-            return settled;
+            return std::nullopt;
         }
         const VertexFaceMotion motion { p0(p.first), p0(f[0]), p0(f[1]), p0(f[2]),
                                         p1(p.first), p1(f[0]), p1(f[1]), p1(f[2]) };
@@ -210,11 +210,11 @@ MeshCcdResult mesh_ccd(
         QueryScope::ALL_PAIRS, settings(0.0), costs, vertex_face_candidate, vertex_face_test, result.vertex_face,
         result.vertex_face_candidates);
 
-    const auto edge_edge_test = [&](const Pair& p) -> CcdResult {
+    const auto edge_edge_test = [&](const Pair& p) -> std::optional<CcdResult> {
         const auto a = edges.row(p.first), b = edges.row(p.second);
         if (details::apart(diagonals(a[0], a[1]), diagonals(b[0], b[1]))
             || (never_coplanar && never_coplanar->edge_edge(p.first, p.second))) {
-            return settled;
+            return std::nullopt;
         }
         const EdgeEdgeMotion motion { p0(a[0]), p0(a[1]), p0(b[0]), p0(b[1]), p1(a[0]), p1(a[1]), p1(b[0]), p1(b[1]) };
         return options.narrow.method == CcdMethod::SPACETIME
