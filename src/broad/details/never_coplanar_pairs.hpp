@@ -54,7 +54,8 @@ public:
 
 private:
     /// The rounded difference x_j - x_i at both ends of the step; widens `largest` to its components' magnitudes.
-    [[nodiscard]] LinearVector difference(std::int32_t i, std::int32_t j, double& largest) const
+    /// Always inlined: called out of line (three times per pair), its result went through memory.
+    [[nodiscard, gnu::always_inline]] LinearVector difference(std::int32_t i, std::int32_t j, double& largest) const
     {
         const auto k = [](std::int32_t v) { return static_cast<std::size_t>(v); };
         LinearVector d;
