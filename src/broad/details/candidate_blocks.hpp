@@ -2,9 +2,10 @@
 #pragma once
 
 // Candidate pairs for mesh-level drivers (whole-mesh CCD, the line-search filter): primitives in spatial
-// order, a broad phase queried block by block so that the pairs in memory stay bounded, and the adjacency
-// rules (a vertex is never paired with an element that contains it, nor an edge with one it shares a
-// vertex with).
+// order, a broad phase queried block by block (for_each_candidate_block) or streamed a few queries at a time
+// into the caller's filters on each thread (stream_candidates), so that the pairs in memory stay bounded, and
+// the adjacency rules (a vertex is never paired with an element that contains it, nor an edge with one it
+// shares a vertex with).
 
 #include "broad/details/spatial_order_buffers.hpp"
 
