@@ -4,6 +4,8 @@
 // The stepping loop of additive CCD (narrow/additive_ccd.hpp explains the method and why it is safe), shared
 // by the pair queries and the line-search filter, which hands over displacements instead of end positions.
 
+#include "narrow/details/axis_separation.hpp"
+
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/narrow/additive_ccd.hpp>
 
@@ -48,7 +50,11 @@ inline int binary_exponent(double x)
 template <int Dim, int NA, int NB> struct ScaledPair {
     static constexpr int N = NA + NB;
     std::array<Vec<Dim>, N> x0, p;
-    std::array<Vec<Dim>, N> x1; ///< at(1): the end positions of the swept hulls, computed once
+    std::array<Vec<Dim>, N> x1; ///< at(1): the end positions, computed once
+    /// fl(x1_k - x1_0) and the largest of their 1-norms: the separations at t = 1 that gaps_at pairs with
+    /// those at t, the same for every step.
+    std::array<Vec<Dim>, N> end_offsets;
+    double end_spread = 0.0;
     double min_distance = 0.0;
     /// Bound on |computed position - true position| (Euclidean) over the first / second primitive's
     /// vertices, for any t in [0, 1].
@@ -71,6 +77,10 @@ template <int Dim, int NA, int NB> struct ScaledPair {
             p[i] = displacements ? Vec<Dim>(second[i] * f1 * f2) : Vec<Dim>(second[i] * f1 * f2 - x0[i]);
         }
         x1 = at(1.0);
+        for (int k = 0; k < N; ++k) {
+            end_offsets[k] = x1[k] - x1[0];
+            end_spread = std::max(end_spread, end_offsets[k].template lpNorm<1>());
+        }
         min_distance = s * f1 * f2;
         // Exact unless it underflows (both factors are then at most 1, so only a subnormal result can be
         // inexact): never certify less than the requested separation.
@@ -188,11 +198,14 @@ struct Gaps {
 /// the products that underflow in a gap (at most 2 Dim, each off by at most 2^-1075) move the normalized gap by
 /// less than DIRECTION_UNDERFLOW_SLACK.
 ///
-/// `swept` (only when `Sweep`; 0 otherwise): under linear motion a primitive stays inside the hull of its
-/// vertices' positions at t and at 1, so a direction that separates the two hulls by more than min_distance
-/// rules out any contact on [t, 1]. Its bound is the same separation over the positions at t and at 1 together
-/// (differences from x_0 as for `now`, D over all of them). The search stops at the first direction that
-/// proves the pair apart; `now` is then the bound from the directions seen so far (>= swept).
+/// `swept` (only when `Sweep`; 0 otherwise): along a fixed unit vector n, the bound
+/// f(t) = min_A n.a(t) - max_B n.b(t) is, under linear motion, a minimum of affine functions of t minus a maximum
+/// of affine functions, hence concave: on [t, 1] it is at least the smaller of f(t) and f(1). So a direction
+/// that puts B on the same side of A by more than min_distance both at t and at 1 rules out any contact on
+/// [t, 1]. (This is weaker a demand than separating the hulls of all positions at t and at 1, and settles more
+/// pairs.) The separation at 1 is computed as at t, from the offsets x1_k - x1_0 (D over both times), and the
+/// smaller of the two normalized separations of one side is kept. The search stops at the first direction
+/// that proves the pair apart; `now` is then the bound from the directions seen so far (>= swept).
 template <bool Sweep, int Dim, int NA, int NB, std::size_t K>
 Gaps gaps_at(
     const ScaledPair<Dim, NA, NB>& pair,
@@ -200,19 +213,13 @@ Gaps gaps_at(
     const std::array<Vec<Dim>, K>& directions)
 {
     constexpr int N = NA + NB;
-    std::array<Vec<Dim>, N> d, e; // positions at t and at 1 minus x_0 at t
-    double spread_now = 0.0, spread_end = 0.0; // D, bounded by the 1-norm (no square root)
+    std::array<Vec<Dim>, N> d; // positions at t minus x_0 at t
+    double spread_now = 0.0; // D, bounded by the 1-norm (no square root)
     for (int k = 0; k < N; ++k) {
         d[k] = x[k] - x[0];
         spread_now = std::max(spread_now, d[k].template lpNorm<1>());
     }
-    if constexpr (Sweep) {
-        for (int k = 0; k < N; ++k) {
-            e[k] = pair.x1[k] - x[0];
-            spread_end = std::max(spread_end, e[k].template lpNorm<1>());
-        }
-    }
-    const double error_swept = separation_error<Dim>(std::max(spread_now, spread_end));
+    const double error_swept = separation_error<Dim>(std::max(spread_now, pair.end_spread));
     Gaps gaps;
     double best_now = 0.0, best_swept = 0.0; // largest gap / |v| over the directions
     for (Vec<Dim> v : directions) {
@@ -227,11 +234,13 @@ Gaps gaps_at(
         }
         best_now = std::max(best_now, now.gap() * scale);
         if constexpr (Sweep) {
-            Extents swept = now;
-            for (int k = 0; k < N; ++k) {
-                swept.add(k < NA, v.dot(e[k]));
+            Extents end;
+            for (int k = 1; k < N; ++k) {
+                end.add(k < NA, v.dot(pair.end_offsets[k]));
             }
-            best_swept = std::max(best_swept, swept.gap() * scale);
+            const double a_above = std::min(now.a_low - now.b_high, end.a_low - end.b_high);
+            const double b_above = std::min(now.b_low - now.a_high, end.b_low - end.a_high);
+            best_swept = std::max(best_swept, std::max(a_above, b_above) * scale);
             gaps.swept = gap_from_separation(pair, best_swept * (1 - 8 * ROUNDOFF) - error_swept);
             if (gaps.swept > 0.0) {
                 break;
@@ -245,12 +254,12 @@ Gaps gaps_at(
 /// True when the pair provably stays more than min_distance apart for all t in [0, 1] (gaps_at), for the
 /// directions offered at t = 0.
 template <int Dim, int NA, int NB, std::size_t K>
-bool swept_hulls_apart(const ScaledPair<Dim, NA, NB>& pair, const std::array<Vec<Dim>, K>& directions)
+bool apart_over_the_step(const ScaledPair<Dim, NA, NB>& pair, const std::array<Vec<Dim>, K>& directions)
 {
     return gaps_at<true>(pair, pair.x0, directions).swept > 0.0;
 }
 
-/// Steps after which additive_ccd also tries the swept hulls of the rest of the step.
+/// Steps after which additive_ccd also tries to prove the rest of the step free (gaps_at's `swept`).
 constexpr std::int64_t SWEPT_STEPS = 4;
 
 [[nodiscard]] inline bool valid(const AdditiveCcdOptions& o)
@@ -279,15 +288,19 @@ AdditiveCcdResult additive_ccd(
         result.toi = 0.0;
         return result;
     }
-    const ScaledPair<Dim, NA, NB> pair(at_t0, second, displacements, options.min_distance);
     const auto stop = [&](AdditiveCcdStatus status, double toi) {
         result.status = status;
         result.hit = status != AdditiveCcdStatus::SEPARATED;
         result.toi = toi;
         return result;
     };
-    // Not in the paper: most candidate pairs of a mesh never come close, and one separating direction for the
-    // whole step proves it at once (fewer steps, and no false positive for them).
+    // Cheapest first: an axis settles many far candidates exactly, before the pair is scaled.
+    if (separated_along_an_axis<Dim, NA, NB>(at_t0, second, displacements, options.min_distance)) {
+        return stop(AdditiveCcdStatus::SEPARATED, options.t_max);
+    }
+    const ScaledPair<Dim, NA, NB> pair(at_t0, second, displacements, options.min_distance);
+    // Not in the paper: most candidate pairs of a mesh never come close, and one direction that separates the
+    // pair at both ends of the step proves it at once (fewer steps, and no false positive for them).
     const Gaps start = gaps_at<true>(pair, pair.x0, directions(pair.x0));
     if (start.swept > 0.0) {
         return stop(AdditiveCcdStatus::SEPARATED, options.t_max);
@@ -337,7 +350,7 @@ AdditiveCcdResult additive_ccd(
         }
         const Gaps next = gaps_after(t_next, ++result.iterations);
         if (next.swept > 0.0) {
-            // [0, t_next] by the steps, [t_next, 1] by the swept hulls.
+            // [0, t_next] by the steps, [t_next, 1] by the separations at t_next and at 1.
             return stop(AdditiveCcdStatus::SEPARATED, options.t_max);
         }
         // The paper's rule: after the first step, stop once the gap is below eta times the initial one and
