@@ -383,8 +383,9 @@ TEST(AdditiveCcd, SweptGapAfterAStepIsCertifiedAtTheBound)
     using Pair = details::ScaledPair<2, 1, 1>;
     const auto swept_gap = [](const Eigen::Vector2d& a_t0, const Eigen::Vector2d& a_t1, double min_distance) {
         const Pair pair({ a_t0, Eigen::Vector2d::Zero() }, { a_t1, Eigen::Vector2d::Zero() }, false, min_distance);
-        const auto x = pair.at(0.5);
-        return details::gaps_at<true>(pair, x, details::PointPointDirections {}(x)).swept;
+        const details::StepMotion<2, 1, 1> motion(pair);
+        const auto x = motion.at(0.5);
+        return details::gaps_at<true>(pair, motion.position_error, x, details::PointPointDirections {}(x)).swept;
     };
     // Sliding sideways at height 0.5 from t = 0.5 on: closest at t = 0.5 itself.
     EXPECT_LE(swept_gap({ -1, 0.5 }, { 1, 0.5 }, 0.5), 0.0);
@@ -403,7 +404,7 @@ TEST(AdditiveCcd, SeparationAtBothEndsOfTheStepIsCertifiedAtTheBound)
     using Pair = details::ScaledPair<2, 1, 1>;
     const auto swept_gap = [](const Eigen::Vector2d& a_t1, const Eigen::Vector2d& b_t1, double min_distance) {
         const Pair pair({ Eigen::Vector2d(0, 1), Eigen::Vector2d::Zero() }, { a_t1, b_t1 }, false, min_distance);
-        return details::gaps_at<true>(pair, pair.x0, details::PointPointDirections {}(pair.x0)).swept;
+        return details::gaps_at<true>(pair, pair.end_error, pair.x0, details::PointPointDirections {}(pair.x0)).swept;
     };
     EXPECT_LE(swept_gap({ 0, 3 }, { 0, 2 }, 1.0), 0.0);
     EXPECT_GT(swept_gap({ 0, 3 }, { 0, 2 }, 1 - 1e-12), 0.0);

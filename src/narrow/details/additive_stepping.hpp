@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 namespace ccdkit::details {
 
@@ -45,60 +46,104 @@ inline int binary_exponent(double x)
     return field - 1022;
 }
 
-/// A pair of primitives with NA and NB vertices, moving linearly: x(t) = x0 + t p. Scaled by a power of
-/// two so that every coordinate is below 1 in magnitude (exact, but for underflow covered by UNDERFLOW_SLACK).
+/// Bound on |computed position - true position| (Euclidean) of x0 + t p computed as fl(x0 + fl(t p~)) for any
+/// t in [0, 1], where p~ = p or fl(x1 - x0): per coordinate the rounding errors add up to at most
+/// u (|x0| + 3.01 |p~|), and the 1-norm bounds the Euclidean one. The worst vertex of each primitive, added.
+template <int Dim, int NA, int NB>
+double interpolation_error(const std::array<Vec<Dim>, NA + NB>& x0, const std::array<Vec<Dim>, NA + NB>& p)
+{
+    double error_a = 0.0, error_b = 0.0;
+    for (int i = 0; i < NA + NB; ++i) {
+        const double error
+            = 1.01 * ROUNDOFF * (x0[i].template lpNorm<1>() + 3.01 * p[i].template lpNorm<1>()) + UNDERFLOW_SLACK;
+        double& worst = i < NA ? error_a : error_b;
+        worst = std::max(worst, error);
+    }
+    return error_a + error_b;
+}
+
+/// A pair of primitives with NA and NB vertices at the start and at the end of a linear motion, scaled by a power
+/// of two so that every coordinate is below 1 in magnitude (exact, but for underflow covered by
+/// UNDERFLOW_SLACK). All that the test of the whole step needs; StepMotion adds what the steps need.
 template <int Dim, int NA, int NB> struct ScaledPair {
     static constexpr int N = NA + NB;
-    std::array<Vec<Dim>, N> x0, p;
-    std::array<Vec<Dim>, N> x1; ///< at(1): the end positions, computed once
+    std::array<Vec<Dim>, N> x0, x1; ///< positions at t = 0 and t = 1 (fl(x0 + p) when given displacements)
+    std::array<Vec<Dim>, N> p; ///< the displacements, only when given (StepMotion forms x1 - x0 otherwise)
+    bool displacements = false;
     /// fl(x1_k - x1_0) and the largest of their 1-norms: the separations at t = 1 that gaps_at pairs with
     /// those at t, the same for every step.
     std::array<Vec<Dim>, N> end_offsets;
     double end_spread = 0.0;
     double min_distance = 0.0;
-    /// Bound on |computed position - true position| (Euclidean) over the first / second primitive's
-    /// vertices, for any t in [0, 1].
-    double position_error_a = 0.0, position_error_b = 0.0;
+    /// Bound on |computed position - true position| (Euclidean) of x0 and x1: the worst vertex of each
+    /// primitive, added (only underflow when given end positions).
+    double end_error = 2 * UNDERFLOW_SLACK;
 
     /// `second` holds the positions at t = 1, or the displacements when `displacements`.
     ScaledPair(
-        const std::array<Vec<Dim>, N>& at_t0, const std::array<Vec<Dim>, N>& second, bool displacements, double s)
+        const std::array<Vec<Dim>, N>& at_t0, const std::array<Vec<Dim>, N>& second, bool displacements_given, double s)
+        : displacements(displacements_given)
     {
         double largest = 0.0;
         for (int i = 0; i < N; ++i) {
             largest = std::max({ largest, at_t0[i].cwiseAbs().maxCoeff(), second[i].cwiseAbs().maxCoeff() });
         }
-        // Two power-of-two factors with product 2^-e, largest < 2^e, each a normal double whatever e is;
-        // multiplying by them is exact (but for underflow, which UNDERFLOW_SLACK covers) and far cheaper than ldexp.
+        // Multiplying by 2^-e, largest < 2^e, is exact but for underflow (UNDERFLOW_SLACK) and far cheaper than
+        // ldexp. One factor when 2^-e is a normal double, else two (each normal) with that product.
         const int exponent = binary_exponent(largest);
-        const double f1 = power_of_two(-exponent / 2), f2 = power_of_two(-exponent - (-exponent / 2));
+        const bool one_factor = exponent > -1022 && exponent < 1022;
+        const double f1 = power_of_two(one_factor ? -exponent : -exponent / 2);
+        const double f2 = one_factor ? 1.0 : power_of_two(-exponent - (-exponent / 2));
+        const auto scaled = [&](const auto& v) {
+            using T = std::decay_t<decltype(v)>;
+            return one_factor ? T(v * f1) : T(v * f1 * f2);
+        };
         for (int i = 0; i < N; ++i) {
-            x0[i] = at_t0[i] * f1 * f2;
-            p[i] = displacements ? Vec<Dim>(second[i] * f1 * f2) : Vec<Dim>(second[i] * f1 * f2 - x0[i]);
+            x0[i] = scaled(at_t0[i]);
         }
-        x1 = at(1.0);
+        if (displacements) {
+            for (int i = 0; i < N; ++i) {
+                p[i] = scaled(second[i]);
+                x1[i] = x0[i] + p[i];
+            }
+            end_error = interpolation_error<Dim, NA, NB>(x0, p);
+        } else {
+            for (int i = 0; i < N; ++i) {
+                x1[i] = scaled(second[i]);
+            }
+        }
         for (int k = 0; k < N; ++k) {
             end_offsets[k] = x1[k] - x1[0];
             end_spread = std::max(end_spread, end_offsets[k].template lpNorm<1>());
         }
-        min_distance = s * f1 * f2;
+        min_distance = scaled(s);
         // Exact unless it underflows (both factors are then at most 1, so only a subnormal result can be
         // inexact): never certify less than the requested separation.
         if (s > 0.0 && min_distance < 0x1p-1022) {
             min_distance += UNDERFLOW_SLACK;
         }
-        // x0 + t p is computed as fl(x0 + fl(t p~)), p~ = p or fl(x1 - x0): per coordinate the rounding
-        // errors add up to at most u (|x0| + 3.01 |p~|) for t <= 1; the 1-norm bounds the Euclidean one.
+    }
+};
+
+/// The motion x(t) = x0 + t p of a ScaledPair, for pairs that need steps.
+template <int Dim, int NA, int NB> struct StepMotion {
+    static constexpr int N = NA + NB;
+    const ScaledPair<Dim, NA, NB>& pair;
+    std::array<Vec<Dim>, N> p; ///< p~: the given displacements, or fl(x1 - x0)
+    /// Bound on |computed position - true position| of at(t) for any t in [0, 1], the worst vertex of each
+    /// primitive added; it covers pair.x1 too (which is at(1) when given displacements, exact otherwise).
+    double position_error = 0.0;
+
+    explicit StepMotion(const ScaledPair<Dim, NA, NB>& scaled)
+        : pair(scaled)
+    {
         for (int i = 0; i < N; ++i) {
-            const double error
-                = 1.01 * ROUNDOFF * (x0[i].template lpNorm<1>() + 3.01 * p[i].template lpNorm<1>()) + UNDERFLOW_SLACK;
-            (i < NA ? position_error_a : position_error_b)
-                = std::max(i < NA ? position_error_a : position_error_b, error);
+            p[i] = pair.displacements ? pair.p[i] : Vec<Dim>(pair.x1[i] - pair.x0[i]);
         }
+        position_error = pair.displacements ? pair.end_error : interpolation_error<Dim, NA, NB>(pair.x0, p);
     }
 
-    /// Upper bound of l_p, the fastest any point of one primitive approaches the other (only pairs that need
-    /// steps pay for it).
+    /// Upper bound of l_p, the fastest any point of one primitive approaches the other.
     [[nodiscard]] double speed_bound() const
     {
         Vec<Dim> mean = Vec<Dim>::Zero();
@@ -124,7 +169,7 @@ template <int Dim, int NA, int NB> struct ScaledPair {
     {
         std::array<Vec<Dim>, N> x;
         for (int i = 0; i < N; ++i) {
-            x[i] = x0[i] + t * p[i];
+            x[i] = pair.x0[i] + t * p[i];
         }
         return x;
     }
@@ -169,13 +214,14 @@ struct Extents {
     [[nodiscard]] double gap() const { return std::max(a_low - b_high, b_low - a_high); }
 };
 
-/// Certified lower bound of (true distance) - min_distance from a separation of the points' hulls.
-template <int Dim, int NA, int NB> double gap_from_separation(const ScaledPair<Dim, NA, NB>& pair, double separation)
+/// Certified lower bound of (true distance) - min_distance from a separation of the computed points' hulls,
+/// the points within `position_error` (both primitives' worst vertices added) of the true ones.
+inline double gap_from_separation(double separation, double position_error, double min_distance)
 {
     separation = std::max(0.0, separation);
-    const double gap = separation - pair.position_error_a - pair.position_error_b - pair.min_distance;
-    // Three rounded subtractions: at most 3 u of the largest operand.
-    return gap - 3 * ROUNDOFF * (separation + pair.min_distance) - UNDERFLOW_SLACK;
+    const double gap = separation - position_error - min_distance;
+    // Two rounded subtractions, and the rounding of the added position errors: at most 3 u of the largest operand.
+    return gap - 3 * ROUNDOFF * (separation + min_distance) - UNDERFLOW_SLACK;
 }
 
 /// Certified lower bounds of (true distance) - min_distance at a time t and over the rest of the step, [t, 1].
@@ -209,6 +255,7 @@ struct Gaps {
 template <bool Sweep, int Dim, int NA, int NB, std::size_t K>
 Gaps gaps_at(
     const ScaledPair<Dim, NA, NB>& pair,
+    double position_error,
     const std::array<Vec<Dim>, NA + NB>& x,
     const std::array<Vec<Dim>, K>& directions)
 {
@@ -241,13 +288,15 @@ Gaps gaps_at(
             const double a_above = std::min(now.a_low - now.b_high, end.a_low - end.b_high);
             const double b_above = std::min(now.b_low - now.a_high, end.b_low - end.a_high);
             best_swept = std::max(best_swept, std::max(a_above, b_above) * scale);
-            gaps.swept = gap_from_separation(pair, best_swept * (1 - 8 * ROUNDOFF) - error_swept);
+            gaps.swept
+                = gap_from_separation(best_swept * (1 - 8 * ROUNDOFF) - error_swept, position_error, pair.min_distance);
             if (gaps.swept > 0.0) {
                 break;
             }
         }
     }
-    gaps.now = gap_from_separation(pair, best_now * (1 - 8 * ROUNDOFF) - separation_error<Dim>(spread_now));
+    gaps.now = gap_from_separation(
+        best_now * (1 - 8 * ROUNDOFF) - separation_error<Dim>(spread_now), position_error, pair.min_distance);
     return gaps;
 }
 
@@ -256,7 +305,7 @@ Gaps gaps_at(
 template <int Dim, int NA, int NB, std::size_t K>
 bool apart_over_the_step(const ScaledPair<Dim, NA, NB>& pair, const std::array<Vec<Dim>, K>& directions)
 {
-    return gaps_at<true>(pair, pair.x0, directions).swept > 0.0;
+    return gaps_at<true>(pair, pair.end_error, pair.x0, directions).swept > 0.0;
 }
 
 /// Steps after which additive_ccd also tries to prove the rest of the step free (gaps_at's `swept`).
@@ -301,7 +350,7 @@ AdditiveCcdResult additive_ccd(
     const ScaledPair<Dim, NA, NB> pair(at_t0, second, displacements, options.min_distance);
     // Not in the paper: most candidate pairs of a mesh never come close, and one direction that separates the
     // pair at both ends of the step proves it at once (fewer steps, and no false positive for them).
-    const Gaps start = gaps_at<true>(pair, pair.x0, directions(pair.x0));
+    const Gaps start = gaps_at<true>(pair, pair.end_error, pair.x0, directions(pair.x0));
     if (start.swept > 0.0) {
         return stop(AdditiveCcdStatus::SEPARATED, options.t_max);
     }
@@ -313,14 +362,17 @@ AdditiveCcdResult additive_ccd(
     // Step fraction rounded down: covers the rounding of 1 - eta and of the products below.
     const double fraction = (1 - options.eta) * (1 - 8 * ROUNDOFF);
     // 1 / l_p rounded down: a multiplication in the loop instead of a division (l_p >= UNDERFLOW_SLACK > 0).
-    const double speed_bound = pair.speed_bound();
+    const StepMotion<Dim, NA, NB> motion(pair);
+    const double speed_bound = motion.speed_bound();
     const double inverse_speed = (1.0 / speed_bound) * (1 - 2 * ROUNDOFF);
     // The gaps after a step. The first SWEPT_STEPS steps also try to prove the rest of the step free, as at
     // t = 0 (not in the paper): on mesh candidates that halves the steps taken, and a long sliding contact,
     // where it never succeeds, pays for it only a few times.
     const auto gaps_after = [&](double t_next, std::int64_t step) {
-        const auto x = pair.at(t_next);
-        return step <= SWEPT_STEPS ? gaps_at<true>(pair, x, directions(x)) : gaps_at<false>(pair, x, directions(x));
+        const auto x = motion.at(t_next);
+        const double error = motion.position_error;
+        return step <= SWEPT_STEPS ? gaps_at<true>(pair, error, x, directions(x))
+                                   : gaps_at<false>(pair, error, x, directions(x));
     };
     double t = 0.0, gap = initial_gap;
     while (true) {
