@@ -454,9 +454,10 @@ struct VertexFaceDirections {
         if (det > 0.0 && u >= 0.0 && v >= 0.0 && u + v <= det) {
             return directions;
         }
-        directions[1] = point_edge_closest_offset<double, 3>(x[0], x[1], x[2]);
+        // The two sides from x[1] reuse r.e1, r.e2 and the squared lengths (a direction needs no accuracy).
+        directions[1] = r - segment_closest_parameter(re1, a) * e1;
         directions[2] = point_edge_closest_offset<double, 3>(x[0], x[2], x[3]);
-        directions[3] = point_edge_closest_offset<double, 3>(x[0], x[3], x[1]);
+        directions[3] = r - segment_closest_parameter(re2, c) * e2;
         return directions;
     }
 };
