@@ -32,6 +32,13 @@ constexpr double DIRECTION_UNDERFLOW_SLACK = 0x1p-560;
 
 template <int Dim> using Vec = Eigen::Matrix<double, Dim, 1>;
 
+/// The coordinates of the points as one array (Vec has no padding): operations over it vectorize.
+template <int Dim, std::size_t N> auto coordinates(const std::array<Vec<Dim>, N>& points)
+{
+    static_assert(sizeof(points) == sizeof(double) * Dim * N);
+    return Eigen::Map<const Eigen::Array<double, Dim * N, 1>>(points[0].data());
+}
+
 /// 2^e for -1022 <= e <= 1023, built from its bits.
 inline double power_of_two(int e) { return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52); }
 
@@ -84,10 +91,7 @@ template <int Dim, int NA, int NB> struct ScaledPair {
         const std::array<Vec<Dim>, N>& at_t0, const std::array<Vec<Dim>, N>& second, bool displacements_given, double s)
         : displacements(displacements_given)
     {
-        double largest = 0.0;
-        for (int i = 0; i < N; ++i) {
-            largest = std::max({ largest, at_t0[i].cwiseAbs().maxCoeff(), second[i].cwiseAbs().maxCoeff() });
-        }
+        const double largest = std::max(coordinates(at_t0).abs().maxCoeff(), coordinates(second).abs().maxCoeff());
         // Multiplying by 2^-e, largest < 2^e, is exact but for underflow (UNDERFLOW_SLACK) and far cheaper than
         // ldexp. One factor when 2^-e is a normal double, else two (each normal) with that product.
         const int exponent = binary_exponent(largest);
