@@ -578,4 +578,15 @@ TEST(AdditiveCcd, InvalidInput)
     const AdditiveCcdResult r = run_additive(true, x, {});
     EXPECT_EQ(r.status, AdditiveCcdStatus::INVALID_INPUT);
     EXPECT_FALSE(r.hit);
+    // Any non-finite coordinate, at either time, in either primitive.
+    for (int i = 0; i < 8; ++i) {
+        for (const double bad_coordinate : { std::nan(""), -std::numeric_limits<double>::infinity() }) {
+            Points y {};
+            for (int k = 0; k < 8; ++k) {
+                y[k] = { double(k), 0.5 * k, 1.0 };
+            }
+            y[i][i % 3] = bad_coordinate;
+            EXPECT_EQ(run_additive(i % 2 == 0, y, {}).status, AdditiveCcdStatus::INVALID_INPUT) << i;
+        }
+    }
 }

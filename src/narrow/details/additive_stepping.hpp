@@ -39,6 +39,12 @@ template <int Dim, std::size_t N> auto coordinates(const std::array<Vec<Dim>, N>
     return Eigen::Map<const Eigen::Array<double, Dim * N, 1>>(points[0].data());
 }
 
+/// True when every coordinate is finite: x * 0 is 0 for finite x and NaN otherwise (one vectorized pass).
+template <int Dim, std::size_t N> bool all_finite(const std::array<Vec<Dim>, N>& points)
+{
+    return (coordinates(points) * 0.0).sum() == 0.0;
+}
+
 /// 2^e for -1022 <= e <= 1023, built from its bits.
 inline double power_of_two(int e) { return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52); }
 
@@ -332,11 +338,7 @@ AdditiveCcdResult additive_ccd(
     Directions directions)
 {
     AdditiveCcdResult result;
-    bool finite = true;
-    for (int i = 0; i < NA + NB; ++i) {
-        finite = finite && at_t0[i].allFinite() && second[i].allFinite();
-    }
-    if (!valid(options) || !finite) {
+    if (!valid(options) || !all_finite(at_t0) || !all_finite(second)) {
         result.status = AdditiveCcdStatus::INVALID_INPUT;
         result.toi = 0.0;
         return result;
