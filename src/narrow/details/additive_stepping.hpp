@@ -470,11 +470,14 @@ struct VertexFaceDirections {
 struct EdgeEdgeDirections {
     template <class X> auto operator()(const X& x) const
     {
-        return std::array { Eigen::Vector3d((x[1] - x[0]).cross(x[3] - x[2])),
-                            point_edge_closest_offset<double, 3>(x[0], x[2], x[3]),
-                            point_edge_closest_offset<double, 3>(x[1], x[2], x[3]),
-                            point_edge_closest_offset<double, 3>(x[2], x[0], x[1]),
-                            point_edge_closest_offset<double, 3>(x[3], x[0], x[1]) };
+        // Each edge's direction and squared length, computed once for the normal and both endpoints' offsets.
+        const Eigen::Vector3d da = x[1] - x[0], db = x[3] - x[2];
+        const double aa = da.squaredNorm(), bb = db.squaredNorm();
+        const auto offset = [](const Eigen::Vector3d& r, const Eigen::Vector3d& e, double length_squared) {
+            return Eigen::Vector3d(r - segment_closest_parameter(r.dot(e), length_squared) * e);
+        };
+        return std::array { Eigen::Vector3d(da.cross(db)), offset(x[0] - x[2], db, bb), offset(x[1] - x[2], db, bb),
+                            offset(x[2] - x[0], da, aa), offset(x[3] - x[0], da, aa) };
     }
 };
 
