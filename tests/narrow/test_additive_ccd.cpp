@@ -4,6 +4,7 @@
 // on generated (mostly degenerate) queries, the shared benchmark queries and hand-built cases.
 #include "narrow/ccd_test_support.hpp"
 #include "narrow/details/additive_stepping.hpp"
+#include "narrow/details/axis_separation.hpp"
 #include "support/distance_reference.hpp"
 #include "support/env_count.hpp"
 #include "support/query_generator.hpp"
@@ -362,14 +363,15 @@ TEST(AdditiveCcd, SweptHullsProveSeparationAtOnce)
 
 TEST(AdditiveCcd, SweptHullsAfterAStep)
 {
-    // A point passes a static one at distance 0.5 (closest at t = 0.25). The hull of its whole path overlaps the
-    // other point along the t = 0 direction, but the first step ends just past the closest approach, where the
-    // offset direction separates the rest of the path: settled after one step instead of stepping to t = 1.
-    const PointPointMotion<2> passing { { -1, 0.5 }, { 0, 0 }, { 3, 0.5 }, { 0, 0 } };
+    // A point passes a static one at distance 0.5 (closest at t = 0.25), on a line turned by (0.6, 0.8) so that
+    // neither axis separates the two at both ends. Along the t = 0 direction the mover ends up on the other side,
+    // but the first step ends just past the closest approach, where the offset direction separates the rest of
+    // the path: settled after one step instead of stepping to t = 1.
+    const PointPointMotion<2> passing { { -1, -0.5 }, { 0, 0 }, { 1.4, 2.7 }, { 0, 0 } };
     const AdditiveCcdResult r = additive_point_point_ccd(passing);
     EXPECT_EQ(r.status, AdditiveCcdStatus::SEPARATED);
     EXPECT_EQ(r.iterations, 1);
-    const Points x { Eigen::Vector3d(-1, 0.5, 0), Eigen::Vector3d::Zero(), Eigen::Vector3d(3, 0.5, 0),
+    const Points x { Eigen::Vector3d(-1, -0.5, 0), Eigen::Vector3d::Zero(), Eigen::Vector3d(1.4, 2.7, 0),
                      Eigen::Vector3d::Zero() };
     EXPECT_EQ(Reference(Reference::Kind::POINT_POINT, x).above(0, 0, 1), Reference::Verdict::ABOVE);
 }
@@ -381,8 +383,9 @@ TEST(AdditiveCcd, SweptGapAfterAStepIsCertifiedAtTheBound)
     using Pair = details::ScaledPair<2, 1, 1>;
     const auto swept_gap = [](const Eigen::Vector2d& a_t0, const Eigen::Vector2d& a_t1, double min_distance) {
         const Pair pair({ a_t0, Eigen::Vector2d::Zero() }, { a_t1, Eigen::Vector2d::Zero() }, false, min_distance);
-        const auto x = pair.at(0.5);
-        return details::gaps_at<true>(pair, x, details::PointPointDirections {}(x)).swept;
+        const details::StepMotion<2, 1, 1> motion(pair);
+        const auto x = motion.at(0.5);
+        return details::gaps_at<true>(pair, motion.position_error, x, details::PointPointDirections {}(x)).swept;
     };
     // Sliding sideways at height 0.5 from t = 0.5 on: closest at t = 0.5 itself.
     EXPECT_LE(swept_gap({ -1, 0.5 }, { 1, 0.5 }, 0.5), 0.0);
@@ -391,6 +394,83 @@ TEST(AdditiveCcd, SweptGapAfterAStepIsCertifiedAtTheBound)
     // positions show it).
     EXPECT_LE(swept_gap({ 0, 1 }, { 0, 0.5 }, 0.5), 0.0);
     EXPECT_GT(swept_gap({ 0, 1 }, { 0, 0.5 }, 0.5 * (1 - 1e-12)), 0.0);
+}
+
+TEST(AdditiveCcd, SeparationAtBothEndsOfTheStepIsCertifiedAtTheBound)
+{
+    // Two points moving together, always exactly 1 apart along y. The hulls of their start and end positions
+    // overlap along every direction, but the separation along y is 1 at both ends, hence all along (concavity):
+    // certified for any min_distance below 1, never for 1 itself.
+    using Pair = details::ScaledPair<2, 1, 1>;
+    const auto swept_gap = [](const Eigen::Vector2d& a_t1, const Eigen::Vector2d& b_t1, double min_distance) {
+        const Pair pair({ Eigen::Vector2d(0, 1), Eigen::Vector2d::Zero() }, { a_t1, b_t1 }, false, min_distance);
+        return details::gaps_at<true>(pair, pair.end_error, pair.x0, details::PointPointDirections {}(pair.x0)).swept;
+    };
+    EXPECT_LE(swept_gap({ 0, 3 }, { 0, 2 }, 1.0), 0.0);
+    EXPECT_GT(swept_gap({ 0, 3 }, { 0, 2 }, 1 - 1e-12), 0.0);
+    // Apart by 1 at both ends but on opposite sides: the first point goes through the second.
+    EXPECT_LE(swept_gap({ 0, -1 }, { 0, 0 }, 0.0), 0.0);
+    const AdditiveCcdResult crossing
+        = additive_point_point_ccd(PointPointMotion<2> { { 0, 1 }, { 0, 0 }, { 0, -1 }, { 0, 0 } });
+    EXPECT_EQ(crossing.status, AdditiveCcdStatus::HIT);
+    EXPECT_LT(crossing.toi, 0.5);
+}
+
+/// A vertex 1 in front of a triangle in the plane x = 3 (at x = 2), with the triangle's displacement (-2^-52, 0, 0):
+/// at t = 1 the distance is exactly 1 - 2^-52 while the rounded end position, 3 - 2^-52 rounded to even, is 3.
+Points rounded_end_pair()
+{
+    Points x {};
+    x[0] = { 2, 0.25, 0.25 };
+    x[1] = { 3, 0, 0 };
+    x[2] = { 3, 1, 0 };
+    x[3] = { 3, 0, 1 };
+    x[4] = Eigen::Vector3d::Zero(); // displacements from here on
+    for (int i = 1; i < 4; ++i) {
+        x[i + 4] = { -0x1p-52, 0, 0 };
+    }
+    return x;
+}
+
+TEST(AdditiveCcd, AxisSeparationIsCertifiedAtTheBound)
+{
+    using Positions = std::array<Eigen::Vector3d, 4>;
+    const Points x = rounded_end_pair();
+    const Positions at_t0 { x[0], x[1], x[2], x[3] }, moves { x[4], x[5], x[6], x[7] };
+    const double touching = 1 - 0x1p-52; // the distance at t = 1
+    ASSERT_EQ(x[1].x() + moves[1].x(), 3.0); // the end position rounds up onto the separation
+    // Displacements: the rounded end is 1 in front, but the true one only 1 - 2^-52: the margin must refuse.
+    EXPECT_FALSE((details::separated_along_an_axis<3, 1, 3>(at_t0, moves, true, touching)));
+    EXPECT_TRUE((details::separated_along_an_axis<3, 1, 3>(at_t0, moves, true, 0.99)));
+    AdditiveCcdOptions options;
+    options.min_distance = touching;
+    EXPECT_NE(
+        (details::additive_ccd<3, 1, 3>(at_t0, moves, true, options, details::VertexFaceDirections {}).status),
+        AdditiveCcdStatus::SEPARATED);
+    // End positions given exactly: separated by exactly the bound at t = 1 is not more than it; one ulp less is.
+    const Positions at_t1 { x[0], x[1] + moves[1], x[2] + moves[2], x[3] + moves[3] };
+    const double exact_gap = 1.0;
+    EXPECT_FALSE((details::separated_along_an_axis<3, 1, 3>(at_t0, at_t1, false, exact_gap)));
+    EXPECT_TRUE((details::separated_along_an_axis<3, 1, 3>(at_t0, at_t1, false, touching)));
+    EXPECT_EQ(
+        run_additive(true, { x[0], x[1], x[2], x[3], at_t1[0], at_t1[1], at_t1[2], at_t1[3] }, options).status,
+        AdditiveCcdStatus::SEPARATED);
+    // A crossing along the axis (in front at t = 0, behind at t = 1) is not a separation.
+    const Positions behind { Eigen::Vector3d(4, 0.25, 0.25), x[1], x[2], x[3] };
+    EXPECT_FALSE((details::separated_along_an_axis<3, 1, 3>(at_t0, behind, false, 0.0)));
+    // Huge and tiny coordinates: the test is exact for end positions whatever their scale.
+    for (const int e : { -1000, 1000 }) {
+        const auto scaled = [e](Positions p) {
+            for (auto& v : p) {
+                v = v.unaryExpr([e](double c) { return std::ldexp(c, e); });
+            }
+            return p;
+        };
+        EXPECT_FALSE(
+            (details::separated_along_an_axis<3, 1, 3>(scaled(at_t0), scaled(at_t1), false, std::ldexp(exact_gap, e))));
+        EXPECT_TRUE(
+            (details::separated_along_an_axis<3, 1, 3>(scaled(at_t0), scaled(at_t1), false, std::ldexp(touching, e))));
+    }
 }
 
 TEST(AdditiveCcd, TinyFaceNormalDoesNotOverstateTheGap)
@@ -498,4 +578,15 @@ TEST(AdditiveCcd, InvalidInput)
     const AdditiveCcdResult r = run_additive(true, x, {});
     EXPECT_EQ(r.status, AdditiveCcdStatus::INVALID_INPUT);
     EXPECT_FALSE(r.hit);
+    // Any non-finite coordinate, at either time, in either primitive.
+    for (int i = 0; i < 8; ++i) {
+        for (const double bad_coordinate : { std::nan(""), -std::numeric_limits<double>::infinity() }) {
+            Points y {};
+            for (int k = 0; k < 8; ++k) {
+                y[k] = { double(k), 0.5 * k, 1.0 };
+            }
+            y[i][i % 3] = bad_coordinate;
+            EXPECT_EQ(run_additive(i % 2 == 0, y, {}).status, AdditiveCcdStatus::INVALID_INPUT) << i;
+        }
+    }
 }

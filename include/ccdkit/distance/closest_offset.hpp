@@ -19,6 +19,17 @@ namespace ccdkit {
 
 template <class Scalar, int Dim> using PointOf = Eigen::Matrix<Scalar, Dim, 1>;
 
+/// The closest parameter of a segment e0 + s e from (p - e0).e and |e|^2: s in [0, 1]; 0 for a zero-length
+/// segment. For callers that have both products at hand already.
+template <class Scalar>
+[[nodiscard]] Scalar segment_closest_parameter(const Scalar& projection, const Scalar& length_squared)
+{
+    if (!(length_squared > Scalar(0))) {
+        return Scalar(0);
+    }
+    return std::clamp(projection / length_squared, Scalar(0), Scalar(1));
+}
+
 /// Parameter s in [0, 1] of the point e0 + s (e1 - e0) of a segment closest to `p`; 0 for a zero-length
 /// segment.
 template <class Scalar, int Dim>
@@ -26,11 +37,7 @@ template <class Scalar, int Dim>
     const PointOf<Scalar, Dim>& p, const PointOf<Scalar, Dim>& e0, const PointOf<Scalar, Dim>& e1)
 {
     const PointOf<Scalar, Dim> e = e1 - e0;
-    const Scalar length_squared = e.squaredNorm();
-    if (!(length_squared > Scalar(0))) {
-        return Scalar(0);
-    }
-    return std::clamp((p - e0).dot(e) / length_squared, Scalar(0), Scalar(1));
+    return segment_closest_parameter<Scalar>((p - e0).dot(e), e.squaredNorm());
 }
 
 /// p - (closest point of the segment e0 e1). Always inlined: additive CCD calls it up to five times per bound, and

@@ -4,6 +4,8 @@
 // The stepping loop of additive CCD (narrow/additive_ccd.hpp explains the method and why it is safe), shared
 // by the pair queries and the line-search filter, which hands over displacements instead of end positions.
 
+#include "narrow/details/axis_separation.hpp"
+
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/narrow/additive_ccd.hpp>
 
@@ -13,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 namespace ccdkit::details {
 
@@ -29,6 +32,19 @@ constexpr double DIRECTION_UNDERFLOW_SLACK = 0x1p-560;
 
 template <int Dim> using Vec = Eigen::Matrix<double, Dim, 1>;
 
+/// The coordinates of the points as one array (Vec has no padding): operations over it vectorize.
+template <int Dim, std::size_t N> auto coordinates(const std::array<Vec<Dim>, N>& points)
+{
+    static_assert(sizeof(points) == sizeof(double) * Dim * N);
+    return Eigen::Map<const Eigen::Array<double, Dim * N, 1>>(points[0].data());
+}
+
+/// True when every coordinate is finite: x * 0 is 0 for finite x and NaN otherwise (one vectorized pass).
+template <int Dim, std::size_t N> bool all_finite(const std::array<Vec<Dim>, N>& points)
+{
+    return (coordinates(points) * 0.0).sum() == 0.0;
+}
+
 /// 2^e for -1022 <= e <= 1023, built from its bits.
 inline double power_of_two(int e) { return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52); }
 
@@ -43,52 +59,101 @@ inline int binary_exponent(double x)
     return field - 1022;
 }
 
-/// A pair of primitives with NA and NB vertices, moving linearly: x(t) = x0 + t p. Scaled by a power of
-/// two so that every coordinate is below 1 in magnitude (exact, but for underflow covered by UNDERFLOW_SLACK).
+/// Bound on |computed position - true position| (Euclidean) of x0 + t p computed as fl(x0 + fl(t p~)) for any
+/// t in [0, 1], where p~ = p or fl(x1 - x0): per coordinate the rounding errors add up to at most
+/// u (|x0| + 3.01 |p~|), and the 1-norm bounds the Euclidean one. The worst vertex of each primitive, added.
+template <int Dim, int NA, int NB>
+double interpolation_error(const std::array<Vec<Dim>, NA + NB>& x0, const std::array<Vec<Dim>, NA + NB>& p)
+{
+    double error_a = 0.0, error_b = 0.0;
+    for (int i = 0; i < NA + NB; ++i) {
+        const double error
+            = 1.01 * ROUNDOFF * (x0[i].template lpNorm<1>() + 3.01 * p[i].template lpNorm<1>()) + UNDERFLOW_SLACK;
+        double& worst = i < NA ? error_a : error_b;
+        worst = std::max(worst, error);
+    }
+    return error_a + error_b;
+}
+
+/// A pair of primitives with NA and NB vertices at the start and at the end of a linear motion, scaled by a power
+/// of two so that every coordinate is below 1 in magnitude (exact, but for underflow covered by
+/// UNDERFLOW_SLACK). All that the test of the whole step needs; StepMotion adds what the steps need.
 template <int Dim, int NA, int NB> struct ScaledPair {
     static constexpr int N = NA + NB;
-    std::array<Vec<Dim>, N> x0, p;
-    std::array<Vec<Dim>, N> x1; ///< at(1): the end positions of the swept hulls, computed once
+    std::array<Vec<Dim>, N> x0, x1; ///< positions at t = 0 and t = 1 (fl(x0 + p) when given displacements)
+    std::array<Vec<Dim>, N> p; ///< the displacements, only when given (StepMotion forms x1 - x0 otherwise)
+    bool displacements = false;
+    /// fl(x1_k - x1_0) and the largest of their 1-norms: the separations at t = 1 that gaps_at pairs with
+    /// those at t, the same for every step.
+    std::array<Vec<Dim>, N> end_offsets;
+    double end_spread = 0.0;
     double min_distance = 0.0;
-    /// Bound on |computed position - true position| (Euclidean) over the first / second primitive's
-    /// vertices, for any t in [0, 1].
-    double position_error_a = 0.0, position_error_b = 0.0;
+    /// Bound on |computed position - true position| (Euclidean) of x0 and x1: the worst vertex of each
+    /// primitive, added (only underflow when given end positions).
+    double end_error = 2 * UNDERFLOW_SLACK;
 
     /// `second` holds the positions at t = 1, or the displacements when `displacements`.
     ScaledPair(
-        const std::array<Vec<Dim>, N>& at_t0, const std::array<Vec<Dim>, N>& second, bool displacements, double s)
+        const std::array<Vec<Dim>, N>& at_t0, const std::array<Vec<Dim>, N>& second, bool displacements_given, double s)
+        : displacements(displacements_given)
     {
-        double largest = 0.0;
-        for (int i = 0; i < N; ++i) {
-            largest = std::max({ largest, at_t0[i].cwiseAbs().maxCoeff(), second[i].cwiseAbs().maxCoeff() });
-        }
-        // Two power-of-two factors with product 2^-e, largest < 2^e, each a normal double whatever e is;
-        // multiplying by them is exact (but for underflow, which UNDERFLOW_SLACK covers) and far cheaper than ldexp.
+        const double largest = std::max(coordinates(at_t0).abs().maxCoeff(), coordinates(second).abs().maxCoeff());
+        // Multiplying by 2^-e, largest < 2^e, is exact but for underflow (UNDERFLOW_SLACK) and far cheaper than
+        // ldexp. One factor when 2^-e is a normal double, else two (each normal) with that product.
         const int exponent = binary_exponent(largest);
-        const double f1 = power_of_two(-exponent / 2), f2 = power_of_two(-exponent - (-exponent / 2));
+        const bool one_factor = exponent > -1022 && exponent < 1022;
+        const double f1 = power_of_two(one_factor ? -exponent : -exponent / 2);
+        const double f2 = one_factor ? 1.0 : power_of_two(-exponent - (-exponent / 2));
+        const auto scaled = [&](const auto& v) {
+            using T = std::decay_t<decltype(v)>;
+            return one_factor ? T(v * f1) : T(v * f1 * f2);
+        };
         for (int i = 0; i < N; ++i) {
-            x0[i] = at_t0[i] * f1 * f2;
-            p[i] = displacements ? Vec<Dim>(second[i] * f1 * f2) : Vec<Dim>(second[i] * f1 * f2 - x0[i]);
+            x0[i] = scaled(at_t0[i]);
         }
-        x1 = at(1.0);
-        min_distance = s * f1 * f2;
+        if (displacements) {
+            for (int i = 0; i < N; ++i) {
+                p[i] = scaled(second[i]);
+                x1[i] = x0[i] + p[i];
+            }
+            end_error = interpolation_error<Dim, NA, NB>(x0, p);
+        } else {
+            for (int i = 0; i < N; ++i) {
+                x1[i] = scaled(second[i]);
+            }
+        }
+        for (int k = 0; k < N; ++k) {
+            end_offsets[k] = x1[k] - x1[0];
+            end_spread = std::max(end_spread, end_offsets[k].template lpNorm<1>());
+        }
+        min_distance = scaled(s);
         // Exact unless it underflows (both factors are then at most 1, so only a subnormal result can be
         // inexact): never certify less than the requested separation.
         if (s > 0.0 && min_distance < 0x1p-1022) {
             min_distance += UNDERFLOW_SLACK;
         }
-        // x0 + t p is computed as fl(x0 + fl(t p~)), p~ = p or fl(x1 - x0): per coordinate the rounding
-        // errors add up to at most u (|x0| + 3.01 |p~|) for t <= 1; the 1-norm bounds the Euclidean one.
+    }
+};
+
+/// The motion x(t) = x0 + t p of a ScaledPair, for pairs that need steps.
+template <int Dim, int NA, int NB> struct StepMotion {
+    static constexpr int N = NA + NB;
+    const ScaledPair<Dim, NA, NB>& pair;
+    std::array<Vec<Dim>, N> p; ///< p~: the given displacements, or fl(x1 - x0)
+    /// Bound on |computed position - true position| of at(t) for any t in [0, 1], the worst vertex of each
+    /// primitive added; it covers pair.x1 too (which is at(1) when given displacements, exact otherwise).
+    double position_error = 0.0;
+
+    explicit StepMotion(const ScaledPair<Dim, NA, NB>& scaled)
+        : pair(scaled)
+    {
         for (int i = 0; i < N; ++i) {
-            const double error
-                = 1.01 * ROUNDOFF * (x0[i].template lpNorm<1>() + 3.01 * p[i].template lpNorm<1>()) + UNDERFLOW_SLACK;
-            (i < NA ? position_error_a : position_error_b)
-                = std::max(i < NA ? position_error_a : position_error_b, error);
+            p[i] = pair.displacements ? pair.p[i] : Vec<Dim>(pair.x1[i] - pair.x0[i]);
         }
+        position_error = pair.displacements ? pair.end_error : interpolation_error<Dim, NA, NB>(pair.x0, p);
     }
 
-    /// Upper bound of l_p, the fastest any point of one primitive approaches the other (only pairs that need
-    /// steps pay for it).
+    /// Upper bound of l_p, the fastest any point of one primitive approaches the other.
     [[nodiscard]] double speed_bound() const
     {
         Vec<Dim> mean = Vec<Dim>::Zero();
@@ -114,7 +179,7 @@ template <int Dim, int NA, int NB> struct ScaledPair {
     {
         std::array<Vec<Dim>, N> x;
         for (int i = 0; i < N; ++i) {
-            x[i] = x0[i] + t * p[i];
+            x[i] = pair.x0[i] + t * p[i];
         }
         return x;
     }
@@ -159,13 +224,14 @@ struct Extents {
     [[nodiscard]] double gap() const { return std::max(a_low - b_high, b_low - a_high); }
 };
 
-/// Certified lower bound of (true distance) - min_distance from a separation of the points' hulls.
-template <int Dim, int NA, int NB> double gap_from_separation(const ScaledPair<Dim, NA, NB>& pair, double separation)
+/// Certified lower bound of (true distance) - min_distance from a separation of the computed points' hulls,
+/// the points within `position_error` (both primitives' worst vertices added) of the true ones.
+inline double gap_from_separation(double separation, double position_error, double min_distance)
 {
     separation = std::max(0.0, separation);
-    const double gap = separation - pair.position_error_a - pair.position_error_b - pair.min_distance;
-    // Three rounded subtractions: at most 3 u of the largest operand.
-    return gap - 3 * ROUNDOFF * (separation + pair.min_distance) - UNDERFLOW_SLACK;
+    const double gap = separation - position_error - min_distance;
+    // Two rounded subtractions, and the rounding of the added position errors: at most 3 u of the largest operand.
+    return gap - 3 * ROUNDOFF * (separation + min_distance) - UNDERFLOW_SLACK;
 }
 
 /// Certified lower bounds of (true distance) - min_distance at a time t and over the rest of the step, [t, 1].
@@ -188,31 +254,29 @@ struct Gaps {
 /// the products that underflow in a gap (at most 2 Dim, each off by at most 2^-1075) move the normalized gap by
 /// less than DIRECTION_UNDERFLOW_SLACK.
 ///
-/// `swept` (only when `Sweep`; 0 otherwise): under linear motion a primitive stays inside the hull of its
-/// vertices' positions at t and at 1, so a direction that separates the two hulls by more than min_distance
-/// rules out any contact on [t, 1]. Its bound is the same separation over the positions at t and at 1 together
-/// (differences from x_0 as for `now`, D over all of them). The search stops at the first direction that
-/// proves the pair apart; `now` is then the bound from the directions seen so far (>= swept).
+/// `swept` (only when `Sweep`; 0 otherwise): along a fixed unit vector n, the bound
+/// f(t) = min_A n.a(t) - max_B n.b(t) is, under linear motion, a minimum of affine functions of t minus a maximum
+/// of affine functions, hence concave: on [t, 1] it is at least the smaller of f(t) and f(1). So a direction
+/// that puts B on the same side of A by more than min_distance both at t and at 1 rules out any contact on
+/// [t, 1]. (This is weaker a demand than separating the hulls of all positions at t and at 1, and settles more
+/// pairs.) The separation at 1 is computed as at t, from the offsets x1_k - x1_0 (D over both times), and the
+/// smaller of the two normalized separations of one side is kept. The search stops at the first direction
+/// that proves the pair apart; `now` is then the bound from the directions seen so far (>= swept).
 template <bool Sweep, int Dim, int NA, int NB, std::size_t K>
 Gaps gaps_at(
     const ScaledPair<Dim, NA, NB>& pair,
+    double position_error,
     const std::array<Vec<Dim>, NA + NB>& x,
     const std::array<Vec<Dim>, K>& directions)
 {
     constexpr int N = NA + NB;
-    std::array<Vec<Dim>, N> d, e; // positions at t and at 1 minus x_0 at t
-    double spread_now = 0.0, spread_end = 0.0; // D, bounded by the 1-norm (no square root)
+    std::array<Vec<Dim>, N> d; // positions at t minus x_0 at t
+    double spread_now = 0.0; // D, bounded by the 1-norm (no square root)
     for (int k = 0; k < N; ++k) {
         d[k] = x[k] - x[0];
         spread_now = std::max(spread_now, d[k].template lpNorm<1>());
     }
-    if constexpr (Sweep) {
-        for (int k = 0; k < N; ++k) {
-            e[k] = pair.x1[k] - x[0];
-            spread_end = std::max(spread_end, e[k].template lpNorm<1>());
-        }
-    }
-    const double error_swept = separation_error<Dim>(std::max(spread_now, spread_end));
+    const double error_swept = separation_error<Dim>(std::max(spread_now, pair.end_spread));
     Gaps gaps;
     double best_now = 0.0, best_swept = 0.0; // largest gap / |v| over the directions
     for (Vec<Dim> v : directions) {
@@ -227,30 +291,34 @@ Gaps gaps_at(
         }
         best_now = std::max(best_now, now.gap() * scale);
         if constexpr (Sweep) {
-            Extents swept = now;
-            for (int k = 0; k < N; ++k) {
-                swept.add(k < NA, v.dot(e[k]));
+            Extents end;
+            for (int k = 1; k < N; ++k) {
+                end.add(k < NA, v.dot(pair.end_offsets[k]));
             }
-            best_swept = std::max(best_swept, swept.gap() * scale);
-            gaps.swept = gap_from_separation(pair, best_swept * (1 - 8 * ROUNDOFF) - error_swept);
+            const double a_above = std::min(now.a_low - now.b_high, end.a_low - end.b_high);
+            const double b_above = std::min(now.b_low - now.a_high, end.b_low - end.a_high);
+            best_swept = std::max(best_swept, std::max(a_above, b_above) * scale);
+            gaps.swept
+                = gap_from_separation(best_swept * (1 - 8 * ROUNDOFF) - error_swept, position_error, pair.min_distance);
             if (gaps.swept > 0.0) {
                 break;
             }
         }
     }
-    gaps.now = gap_from_separation(pair, best_now * (1 - 8 * ROUNDOFF) - separation_error<Dim>(spread_now));
+    gaps.now = gap_from_separation(
+        best_now * (1 - 8 * ROUNDOFF) - separation_error<Dim>(spread_now), position_error, pair.min_distance);
     return gaps;
 }
 
 /// True when the pair provably stays more than min_distance apart for all t in [0, 1] (gaps_at), for the
 /// directions offered at t = 0.
 template <int Dim, int NA, int NB, std::size_t K>
-bool swept_hulls_apart(const ScaledPair<Dim, NA, NB>& pair, const std::array<Vec<Dim>, K>& directions)
+bool apart_over_the_step(const ScaledPair<Dim, NA, NB>& pair, const std::array<Vec<Dim>, K>& directions)
 {
-    return gaps_at<true>(pair, pair.x0, directions).swept > 0.0;
+    return gaps_at<true>(pair, pair.end_error, pair.x0, directions).swept > 0.0;
 }
 
-/// Steps after which additive_ccd also tries the swept hulls of the rest of the step.
+/// Steps after which additive_ccd also tries to prove the rest of the step free (gaps_at's `swept`).
 constexpr std::int64_t SWEPT_STEPS = 4;
 
 [[nodiscard]] inline bool valid(const AdditiveCcdOptions& o)
@@ -270,25 +338,25 @@ AdditiveCcdResult additive_ccd(
     Directions directions)
 {
     AdditiveCcdResult result;
-    bool finite = true;
-    for (int i = 0; i < NA + NB; ++i) {
-        finite = finite && at_t0[i].allFinite() && second[i].allFinite();
-    }
-    if (!valid(options) || !finite) {
+    if (!valid(options) || !all_finite(at_t0) || !all_finite(second)) {
         result.status = AdditiveCcdStatus::INVALID_INPUT;
         result.toi = 0.0;
         return result;
     }
-    const ScaledPair<Dim, NA, NB> pair(at_t0, second, displacements, options.min_distance);
     const auto stop = [&](AdditiveCcdStatus status, double toi) {
         result.status = status;
         result.hit = status != AdditiveCcdStatus::SEPARATED;
         result.toi = toi;
         return result;
     };
-    // Not in the paper: most candidate pairs of a mesh never come close, and one separating direction for the
-    // whole step proves it at once (fewer steps, and no false positive for them).
-    const Gaps start = gaps_at<true>(pair, pair.x0, directions(pair.x0));
+    // Cheapest first: an axis settles many far candidates exactly, before the pair is scaled.
+    if (separated_along_an_axis<Dim, NA, NB>(at_t0, second, displacements, options.min_distance)) {
+        return stop(AdditiveCcdStatus::SEPARATED, options.t_max);
+    }
+    const ScaledPair<Dim, NA, NB> pair(at_t0, second, displacements, options.min_distance);
+    // Not in the paper: most candidate pairs of a mesh never come close, and one direction that separates the
+    // pair at both ends of the step proves it at once (fewer steps, and no false positive for them).
+    const Gaps start = gaps_at<true>(pair, pair.end_error, pair.x0, directions(pair.x0));
     if (start.swept > 0.0) {
         return stop(AdditiveCcdStatus::SEPARATED, options.t_max);
     }
@@ -300,14 +368,17 @@ AdditiveCcdResult additive_ccd(
     // Step fraction rounded down: covers the rounding of 1 - eta and of the products below.
     const double fraction = (1 - options.eta) * (1 - 8 * ROUNDOFF);
     // 1 / l_p rounded down: a multiplication in the loop instead of a division (l_p >= UNDERFLOW_SLACK > 0).
-    const double speed_bound = pair.speed_bound();
+    const StepMotion<Dim, NA, NB> motion(pair);
+    const double speed_bound = motion.speed_bound();
     const double inverse_speed = (1.0 / speed_bound) * (1 - 2 * ROUNDOFF);
     // The gaps after a step. The first SWEPT_STEPS steps also try to prove the rest of the step free, as at
     // t = 0 (not in the paper): on mesh candidates that halves the steps taken, and a long sliding contact,
     // where it never succeeds, pays for it only a few times.
     const auto gaps_after = [&](double t_next, std::int64_t step) {
-        const auto x = pair.at(t_next);
-        return step <= SWEPT_STEPS ? gaps_at<true>(pair, x, directions(x)) : gaps_at<false>(pair, x, directions(x));
+        const auto x = motion.at(t_next);
+        const double error = motion.position_error;
+        return step <= SWEPT_STEPS ? gaps_at<true>(pair, error, x, directions(x))
+                                   : gaps_at<false>(pair, error, x, directions(x));
     };
     double t = 0.0, gap = initial_gap;
     while (true) {
@@ -337,7 +408,7 @@ AdditiveCcdResult additive_ccd(
         }
         const Gaps next = gaps_after(t_next, ++result.iterations);
         if (next.swept > 0.0) {
-            // [0, t_next] by the steps, [t_next, 1] by the swept hulls.
+            // [0, t_next] by the steps, [t_next, 1] by the separations at t_next and at 1.
             return stop(AdditiveCcdStatus::SEPARATED, options.t_max);
         }
         // The paper's rule: after the first step, stop once the gap is below eta times the initial one and
@@ -389,20 +460,24 @@ struct VertexFaceDirections {
         if (det > 0.0 && u >= 0.0 && v >= 0.0 && u + v <= det) {
             return directions;
         }
-        directions[1] = point_edge_closest_offset<double, 3>(x[0], x[1], x[2]);
+        // The two sides from x[1] reuse r.e1, r.e2 and the squared lengths (a direction needs no accuracy).
+        directions[1] = r - segment_closest_parameter(re1, a) * e1;
         directions[2] = point_edge_closest_offset<double, 3>(x[0], x[2], x[3]);
-        directions[3] = point_edge_closest_offset<double, 3>(x[0], x[3], x[1]);
+        directions[3] = r - segment_closest_parameter(re2, c) * e2;
         return directions;
     }
 };
 struct EdgeEdgeDirections {
     template <class X> auto operator()(const X& x) const
     {
-        return std::array { Eigen::Vector3d((x[1] - x[0]).cross(x[3] - x[2])),
-                            point_edge_closest_offset<double, 3>(x[0], x[2], x[3]),
-                            point_edge_closest_offset<double, 3>(x[1], x[2], x[3]),
-                            point_edge_closest_offset<double, 3>(x[2], x[0], x[1]),
-                            point_edge_closest_offset<double, 3>(x[3], x[0], x[1]) };
+        // Each edge's direction and squared length, computed once for the normal and both endpoints' offsets.
+        const Eigen::Vector3d da = x[1] - x[0], db = x[3] - x[2];
+        const double aa = da.squaredNorm(), bb = db.squaredNorm();
+        const auto offset = [](const Eigen::Vector3d& r, const Eigen::Vector3d& e, double length_squared) {
+            return Eigen::Vector3d(r - segment_closest_parameter(r.dot(e), length_squared) * e);
+        };
+        return std::array { Eigen::Vector3d(da.cross(db)), offset(x[0] - x[2], db, bb), offset(x[1] - x[2], db, bb),
+                            offset(x[2] - x[0], da, aa), offset(x[3] - x[0], da, aa) };
     }
 };
 

@@ -33,17 +33,17 @@ inline constexpr BernsteinFilterLimits FINE_LIMITS { .max_depth = 8, .max_root_s
 /// How often the filter may resume after handing a stretch of time to the exact stage.
 inline constexpr int FILTER_ROUNDS = 3;
 
-/// Certified: a direction separates the hulls of the two primitives' start and end positions, so they never
-/// touch during the step (additive_stepping.hpp).
-template <class Terms> [[nodiscard]] bool swept_hulls_apart(const QueryMotion& motion)
+/// Certified: a direction separates the two primitives both at the start and at the end of the step, on the
+/// same side, so they never touch during the step (additive_stepping.hpp, gaps_at).
+template <class Terms> [[nodiscard]] bool apart_over_the_step(const QueryMotion& motion)
 {
     constexpr bool vertex_face = std::is_same_v<Terms, VertexFaceTerms>;
     if constexpr (vertex_face) {
         const ScaledPair<3, 1, 3> pair(motion.start, motion.end, false, 0.0);
-        return swept_hulls_apart(pair, VertexFaceDirections {}(pair.x0));
+        return apart_over_the_step(pair, VertexFaceDirections {}(pair.x0));
     } else {
         const ScaledPair<3, 2, 2> pair(motion.start, motion.end, false, 0.0);
-        return swept_hulls_apart(pair, EdgeEdgeDirections {}(pair.x0));
+        return apart_over_the_step(pair, EdgeEdgeDirections {}(pair.x0));
     }
 }
 
@@ -65,7 +65,7 @@ template <class Terms, class ContactData>
         contact_data(motion, upper, result);
     };
 
-    if (never_coplanar(motion) || swept_hulls_apart<Terms>(motion)) {
+    if (never_coplanar(motion) || apart_over_the_step<Terms>(motion)) {
         result.decided_by = options.method == CcdMethod::BSC_FLOAT ? DecidedBy::FLOAT : DecidedBy::FILTER;
         return result;
     }
