@@ -23,6 +23,7 @@
 #include "rigid/details/contact_searches.hpp"
 #include "rigid/details/convex_distance.hpp"
 #include "rigid/details/feature_pair.hpp"
+#include "rigid/details/feature_slab.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
 #include "rigid/details/rounding.hpp"
 
@@ -35,7 +36,6 @@
 #include <limits>
 #include <memory_resource>
 #include <optional>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -196,35 +196,34 @@ namespace {
         }
 
         /// A guess of the contact: where the model (heights and rates less the parabola, no rounding terms) first
-        /// reaches zero in [0, limit], or `limit` if it stays positive there. The model is concave and positive at
-        /// 0, so it has one root there, and Newton's method from `limit` approaches it from above (each tangent
-        /// lies above the model); a kink only swaps the active line. apart_for() certifies the steps taken.
-        [[nodiscard]] double predicted_contact(double limit, double resolution) const
+        /// reaches zero in [0, limit], or `limit` if it stays positive there. The model is the least over pairs
+        /// (vertex i of a, vertex j of b) of the parabolas f_ij(h) = height_i - height_j + h (rate_i - rate_j) -
+        /// curvature h^2, each positive at 0 and concave, so its first root is the least of theirs: the root of the
+        /// pair active at h is at or after it, and jumping there moves h down until the active pair's root is the
+        /// model's (usually at once: near a contact the active pair stays). apart_for() certifies the steps taken.
+        [[nodiscard]] double predicted_contact(double limit) const
         {
-            auto [value, slope] = model_at(limit);
-            if (value > 0.0) {
-                return limit;
-            }
             double h = limit;
-            constexpr int MAX_NEWTON_STEPS = 16;
-            for (int k = 0; k < MAX_NEWTON_STEPS && slope < 0.0; ++k) {
-                const double next = h - value / slope;
-                if (!(next < h) || !(next > 0.0)) {
-                    break;
+            constexpr int MAX_JUMPS = 16;
+            for (int k = 0; k < MAX_JUMPS; ++k) {
+                const auto [i, j] = active_pair(h);
+                const double value
+                    = heights_a_[i] - heights_b_[j] + h * (rates_a_[i] - rates_b_[j]) - curvature_ * h * h;
+                if (value >= 0.0) {
+                    return h;
                 }
-                const bool converged = h - next <= resolution;
+                const double next = parabola_root(heights_a_[i] - heights_b_[j], rates_a_[i] - rates_b_[j]);
+                if (!(next < h) || !(next >= 0.0)) {
+                    return h;
+                }
                 h = next;
-                if (converged) {
-                    break;
-                }
-                std::tie(value, slope) = model_at(h);
             }
             return h;
         }
 
     private:
-        /// The model's value and slope (of its active lines) at h.
-        [[nodiscard]] std::pair<double, double> model_at(double h) const
+        /// The vertices (of a, of b) whose lines are lowest and highest at h.
+        [[nodiscard]] std::pair<std::size_t, std::size_t> active_pair(double h) const
         {
             std::size_t i = 0, j = 0;
             double low = INFINITE, high = -INFINITE;
@@ -242,7 +241,18 @@ namespace {
                     j = k;
                 }
             }
-            return { low - high - curvature_ * h * h, rates_a_[i] - rates_b_[j] - 2.0 * curvature_ * h };
+            return { i, j };
+        }
+
+        /// The positive root of gap + h rate - curvature h^2 (gap > 0), infinite if there is none; each form
+        /// avoids the cancellation of the other.
+        [[nodiscard]] double parabola_root(double gap, double rate) const
+        {
+            if (curvature_ == 0.0) {
+                return rate < 0.0 ? gap / -rate : INFINITE;
+            }
+            const double root = std::sqrt(rate * rate + 4.0 * curvature_ * gap);
+            return rate < 0.0 ? 2.0 * gap / (root - rate) : (rate + root) / (2.0 * curvature_);
         }
 
         static void fill(
@@ -296,7 +306,7 @@ namespace {
                     return undecided();
                 }
                 const double remaining = options_.t_max - t;
-                const double contact = std::min(model.predicted_contact(remaining, options_.eps / 16.0), remaining);
+                const double contact = std::min(model.predicted_contact(remaining), remaining);
                 if (contact <= 0.5 * options_.eps && !probed) {
                     // The contact is likely within eps: an overlap at t + eps proves it.
                     probed = true;
@@ -304,7 +314,8 @@ namespace {
                         return { std::move(found), stats_ };
                     }
                 }
-                if (model.apart_for(remaining)) {
+                // (A model that predicts a contact before `remaining` is not positive there.)
+                if (contact == remaining && model.apart_for(remaining)) {
                     return { miss(), stats_ };
                 }
                 const double h = certified_step(model, contact);
@@ -385,106 +396,123 @@ namespace {
             // apart along n or in a box than that (and the rounding of the gaps) cannot be kept.
             const auto& pa = a_.probe_points();
             const auto& pb = b_.probe_points();
+            // Heights along n, b's negated: a pair's closest points lie at heights of at most the other body's
+            // extreme plus reach on each side (`limit`).
+            ScratchVector<double> heights_a(pa.size(), &arena_), heights_b(pb.size(), &arena_);
             double magnitude = 0.0, low = INFINITE, high = -INFINITE;
-            for (const auto& x : pa) {
-                low = std::min(low, n.dot(x));
-                magnitude = std::max(magnitude, x.cwiseAbs().maxCoeff());
-            }
-            for (const auto& x : pb) {
-                high = std::max(high, n.dot(x));
-                magnitude = std::max(magnitude, x.cwiseAbs().maxCoeff());
-            }
-            const double reach = 2.0 * slack * (1.0 + 1e-6) + 1e-12 * magnitude;
-            ScratchVector<char> near_a(pa.size(), &arena_), near_b(pb.size(), &arena_);
             for (std::size_t k = 0; k < pa.size(); ++k) {
-                near_a[k] = n.dot(pa[k]) <= high + reach;
+                heights_a[k] = n.dot(pa[k]);
+                low = std::min(low, heights_a[k]);
+                magnitude = std::max(magnitude, pa[k].cwiseAbs().maxCoeff());
             }
             for (std::size_t k = 0; k < pb.size(); ++k) {
-                near_b[k] = n.dot(pb[k]) >= low - reach;
+                heights_b[k] = -n.dot(pb[k]);
+                high = std::max(high, -heights_b[k]);
+                magnitude = std::max(magnitude, pb[k].cwiseAbs().maxCoeff());
             }
+            const double reach = 2.0 * slack * (1.0 + 1e-6) + 1e-12 * magnitude;
+            const FeatureSlab slab_a { pa, heights_a, high + reach, magnitude };
+            const FeatureSlab slab_b { pb, heights_b, reach - low, magnitude };
             const RigidShape& shape_a = a_.body().shape;
             const RigidShape& shape_b = b_.body().shape;
-            // Each body's features with a vertex near the other (a handful), with their boxes.
-            struct Feature {
-                std::int32_t index;
-                Eigen::Array3d min;
-                Eigen::Array3d max;
-            };
-            const auto near_features = [this](const auto& points, const auto& elements, const auto& near) {
-                ScratchVector<Feature> out(&arena_);
-                out.reserve(static_cast<std::size_t>(elements.rows()));
-                for (Eigen::Index e = 0; e < elements.rows(); ++e) {
-                    bool any = false;
-                    for (Eigen::Index c = 0; c < elements.cols(); ++c) {
-                        any = any || near[static_cast<std::size_t>(elements(e, c))];
+            const auto near_vertices = [this](const FeatureSlab& slab) {
+                ScratchVector<ClippedFeature> out(&arena_);
+                out.reserve(slab.points.size());
+                for (std::size_t v = 0; v < slab.points.size(); ++v) {
+                    if (slab.heights[v] <= slab.limit) {
+                        out.push_back({ static_cast<std::int32_t>(v), slab.points[v].array(), slab.points[v].array() });
                     }
-                    if (any) {
-                        const Eigen::Array3d first = points[static_cast<std::size_t>(elements(e, 0))].array();
-                        Feature feature { static_cast<std::int32_t>(e), first, first };
-                        for (Eigen::Index c = 1; c < elements.cols(); ++c) {
-                            const Eigen::Array3d x = points[static_cast<std::size_t>(elements(e, c))].array();
-                            feature.min = feature.min.min(x);
-                            feature.max = feature.max.max(x);
-                        }
+                }
+                return out;
+            };
+            const auto near_features = [this](const FeatureSlab& slab, const auto& elements) {
+                ScratchVector<ClippedFeature> out(&arena_);
+                out.reserve(static_cast<std::size_t>(elements.rows()));
+                ClippedFeature feature;
+                for (Eigen::Index e = 0; e < elements.rows(); ++e) {
+                    if (slab.clip(elements, e, feature)) {
                         out.push_back(feature);
                     }
                 }
                 return out;
             };
-            const auto near_vertices = [this](const auto& points, const auto& near) {
-                ScratchVector<Feature> out(&arena_);
-                out.reserve(points.size());
-                for (std::size_t v = 0; v < points.size(); ++v) {
-                    if (near[v]) {
-                        out.push_back({ static_cast<std::int32_t>(v), points[v].array(), points[v].array() });
-                    }
-                }
-                return out;
-            };
-            const auto close = [reach](const Feature& x, const Feature& y) {
-                return (x.min - reach <= y.max).all() && (y.min - reach <= x.max).all();
-            };
-            // The candidate pairs with their gaps at `upper` (posed from the points at hand: the contacts' own).
+            // The candidate pairs (features' boxes within reach) with a cheap lower bound of their gaps at `upper`.
             struct Candidate {
                 FeaturePair pair;
-                double gap;
+                double bound;
             };
-            ScratchVector<Candidate> candidates(&arena_);
             const auto vertex_of = [](const auto& points) {
                 return [&points](std::int32_t v) { return points[static_cast<std::size_t>(v)]; };
             };
+            // Posed from the points at hand: the contacts' own.
             const auto posed_at = [&](const FeaturePair& pair, const auto& points_a, const auto& points_b) {
                 return pose_pair_with(shape_a, shape_b, pair, vertex_of(points_a), vertex_of(points_b));
             };
-            double closest = INFINITE;
-            const auto add_pairs
-                = [&](PairKind kind, const ScratchVector<Feature>& from_a, const ScratchVector<Feature>& from_b) {
-                      for (const Feature& x : from_a) {
-                          for (const Feature& y : from_b) {
-                              if (close(x, y)) {
-                                  ++stats_.pair_tests;
-                                  const FeaturePair pair { kind, x.index, y.index };
-                                  const double gap = closest_offset(posed_at(pair, pa, pb)).offset.norm();
-                                  closest = std::min(closest, gap);
-                                  candidates.push_back({ pair, gap });
-                              }
-                          }
-                      }
-                  };
-            add_pairs(PairKind::VERTEX_FACE, near_vertices(pa, near_a), near_features(pb, shape_b.faces(), near_b));
-            add_pairs(PairKind::FACE_VERTEX, near_features(pa, shape_a.faces(), near_a), near_vertices(pb, near_b));
-            add_pairs(
-                PairKind::EDGE_EDGE, near_features(pa, shape_a.edges(), near_a),
-                near_features(pb, shape_b.edges(), near_b));
+            const ScratchVector<ClippedFeature> vertices_a = near_vertices(slab_a);
+            const ScratchVector<ClippedFeature> vertices_b = near_vertices(slab_b);
+            const ScratchVector<ClippedFeature> faces_a = near_features(slab_a, shape_a.faces());
+            const ScratchVector<ClippedFeature> faces_b = near_features(slab_b, shape_b.faces());
+            const ScratchVector<ClippedFeature> edges_a = near_features(slab_a, shape_a.edges());
+            const ScratchVector<ClippedFeature> edges_b = near_features(slab_b, shape_b.edges());
+            ScratchVector<Candidate> candidates(&arena_);
+            candidates.reserve(
+                vertices_a.size() * faces_b.size() + faces_a.size() * vertices_b.size()
+                + edges_a.size() * edges_b.size());
+            const auto add_pairs = [&](PairKind kind, const ScratchVector<ClippedFeature>& from_a,
+                                       const ScratchVector<ClippedFeature>& from_b) {
+                for (const ClippedFeature& x : from_a) {
+                    // x's box widened by reach meets y's: x.min - reach <= y.max and y.min - reach <= x.max.
+                    const Eigen::Array3d low_x = x.min - reach, high_x = x.max + reach;
+                    for (const ClippedFeature& y : from_b) {
+                        if ((low_x <= y.max).all() && (y.min <= high_x).all()) {
+                            const FeaturePair pair { kind, x.index, y.index };
+                            candidates.push_back({ pair, gap_lower_bound(posed_at(pair, pa, pb)) });
+                        }
+                    }
+                }
+            };
+            add_pairs(PairKind::VERTEX_FACE, vertices_a, faces_b);
+            add_pairs(PairKind::FACE_VERTEX, faces_a, vertices_b);
+            add_pairs(PairKind::EDGE_EDGE, edges_a, edges_b);
+            if (candidates.empty()) {
+                return {};
+            }
 
-            // The gaps match the contacts' own to rounding, which `margin` covers.
+            // The gaps match the contacts' own to rounding, which `margin` covers. Only pairs within slack (and
+            // margin) of the closest gap are kept: the pair of least bound is measured first, and a pair whose
+            // bound (less its rounding) lies beyond that gap's kept range cannot be kept.
             const double margin = 1e-12 * magnitude;
+            struct Measured {
+                FeaturePair pair;
+                ClosestOffset closest; ///< at `upper`
+                double gap;
+            };
+            ScratchVector<Measured> measured(&arena_);
+            const auto measure = [&](const FeaturePair& pair) {
+                ++stats_.pair_tests;
+                const ClosestOffset closest = closest_offset(posed_at(pair, pa, pb));
+                measured.push_back({ pair, closest, closest.offset.norm() });
+                return measured.back().gap;
+            };
+            const auto least_bound
+                = std::min_element(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
+                      return x.bound < y.bound;
+                  });
+            const double reach_of_first = measure(least_bound->pair) + slack + margin + GAP_BOUND_ROUNDING * magnitude;
+            for (auto c = candidates.begin(); c != candidates.end(); ++c) {
+                if (c != least_bound && c->bound <= reach_of_first) {
+                    (void)measure(c->pair);
+                }
+            }
+            double closest = INFINITE;
+            for (const Measured& m : measured) {
+                closest = std::min(closest, m.gap);
+            }
             std::vector<RigidContact> out;
-            for (const Candidate& candidate : candidates) {
-                if (candidate.gap <= closest + slack + margin) {
+            for (const Measured& m : measured) {
+                if (m.gap <= closest + slack + margin) {
                     out.push_back(contact_of(
-                        candidate.pair, posed_at(candidate.pair, a_.points(), b_.points()),
-                        posed_at(candidate.pair, pa, pb)));
+                        m.pair, posed_at(m.pair, a_.points(), b_.points()), posed_at(m.pair, pa, pb), m.closest));
                 }
             }
             std::sort(
