@@ -29,6 +29,8 @@
 
 #include <ccdkit/rigid/rigid_contact.hpp>
 
+#include <Eigen/Geometry>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -118,6 +120,32 @@ namespace {
         {
             return n.dot(travel_ + spin_.cross(arms_[k]));
         }
+        /// n.x' = n.d + n.(w x arm) = n.d + (n x w).arm at the placed time, for every vertex into `rates` (the
+        /// triple product's rearrangement costs one cross product per direction, not per vertex; its rounding,
+        /// a few ulps of |d| + |w| |arm|, is within rate_error()).
+        void rates_along(const Eigen::Vector3d& n, ScratchVector<double>& rates) const
+        {
+            const double along = n.dot(travel_);
+            const Eigen::Vector3d across = n.cross(spin_);
+            for (std::size_t k = 0; k < arms_.size(); ++k) {
+                rates[k] = along + across.dot(arms_[k]);
+            }
+        }
+
+        /// The turn over a fraction h of the step.
+        [[nodiscard]] Eigen::Quaterniond turn(double h) const
+        {
+            if (spin_norm_ == 0.0) {
+                return Eigen::Quaterniond::Identity();
+            }
+            return Eigen::Quaterniond(Eigen::AngleAxisd(h * spin_.norm(), spin_.normalized()));
+        }
+        /// Where vertex k will be a fraction h of the step after the placed time, `turn` = turn(h): a guess for
+        /// choosing directions (rounding unbounded), never part of a bound.
+        [[nodiscard]] Eigen::Vector3d guessed_point(std::size_t k, double h, const Eigen::Quaterniond& turn) const
+        {
+            return points_[k] + h * travel_ + (turn * arms_[k] - arms_[k]);
+        }
 
         [[nodiscard]] const ScratchVector<Eigen::Vector3d>& points() const { return points_; }
         [[nodiscard]] const ScratchVector<Eigen::Vector3d>& probe_points() const { return probe_points_; }
@@ -130,6 +158,7 @@ namespace {
         /// Bound on any point's speed (per unit s).
         [[nodiscard]] double speed() const { return rounded_up(travel_.norm() + spin_norm_ * radius_); }
         [[nodiscard]] double step_angle() const { return spin_norm_; }
+        [[nodiscard]] bool turns() const { return body_.motion.step_angle() != 0.0; }
 
     private:
         const RigidBody& body_;
@@ -203,7 +232,12 @@ namespace {
         /// model's (usually at once: near a contact the active pair stays). apart_for() certifies the steps taken.
         [[nodiscard]] double predicted_contact(double limit) const
         {
-            double h = limit;
+            // The pair active at 0 (the lowest of a, the highest of b) bounds the root first.
+            const std::size_t i0
+                = static_cast<std::size_t>(std::min_element(heights_a_.begin(), heights_a_.end()) - heights_a_.begin());
+            const std::size_t j0
+                = static_cast<std::size_t>(std::max_element(heights_b_.begin(), heights_b_.end()) - heights_b_.begin());
+            double h = std::min(limit, parabola_root(heights_a_[i0] - heights_b_[j0], rates_a_[i0] - rates_b_[j0]));
             constexpr int MAX_JUMPS = 16;
             for (int k = 0; k < MAX_JUMPS; ++k) {
                 const auto [i, j] = active_pair(h);
@@ -264,8 +298,8 @@ namespace {
             const auto& points = side.points();
             for (std::size_t k = 0; k < points.size(); ++k) {
                 heights[k] = n.dot(points[k]);
-                rates[k] = side.rate(n, k);
             }
+            side.rates_along(n, rates);
         }
 
         ScratchVector<double> heights_a_, rates_a_, heights_b_, rates_b_;
@@ -299,8 +333,19 @@ namespace {
                 if (offset.squaredNorm() == 0.0) {
                     return undecided(); // (nearly) touching at t: the general search decides
                 }
-                const Eigen::Vector3d n = offset.normalized();
-                model_.update(a_, b_, n);
+                // Along the closest direction the separation closes early where the contact's features turn;
+                // along their normal moved to the (guessed) contact it closes nearly at the contact. Any direction
+                // apart at t gives a certified model; the closest one always is.
+                Eigen::Vector3d n = offset.normalized();
+                const auto turned = turned_direction(n, guessed_time_to_contact(offset, n));
+                if (turned) {
+                    model_.update(a_, b_, *turned);
+                }
+                if (turned && model_.apart_for(0.0)) {
+                    n = *turned;
+                } else {
+                    model_.update(a_, b_, n);
+                }
                 const SeparationModel& model = model_;
                 if (!model.apart_for(0.0)) {
                     return undecided();
@@ -342,6 +387,49 @@ namespace {
             result.toi_lower = result.toi_upper = options_.t_max;
             result.stats = stats_;
             return result;
+        }
+
+        /// The time (fraction of the step) for the distance |offset| to close at the rate the GJK simplex's
+        /// vertices approach along n; infinite if they do not. A guess.
+        [[nodiscard]] double guessed_time_to_contact(const Eigen::Vector3d& offset, const Eigen::Vector3d& n) const
+        {
+            if (!a_.turns() && !b_.turns()) {
+                return INFINITE; // (unused: without turning the closest direction is kept)
+            }
+            double closing = 0.0;
+            for (std::size_t k = 0; k < static_cast<std::size_t>(simplex_.size); ++k) {
+                const auto& [i, j] = simplex_.ids[k];
+                closing = std::max(closing, b_.rate(n, j) - a_.rate(n, i));
+            }
+            return closing > 0.0 ? offset.norm() / closing : INFINITE;
+        }
+
+        /// The normal of the GJK simplex's features (a face, two edges; for a vertex against an edge, n made
+        /// square to the edge) with both bodies moved a fraction h of the step ahead, pointing as n does; none
+        /// where undefined, or where nothing turns (the normal stays n). At the contact it is the contact normal.
+        [[nodiscard]] std::optional<Eigen::Vector3d> turned_direction(const Eigen::Vector3d& n, double h) const
+        {
+            const int size = simplex_.size;
+            if (size < 2 || size > 3 || !std::isfinite(h) || (!a_.turns() && !b_.turns())) {
+                return std::nullopt;
+            }
+            const Eigen::Quaterniond turn_a = a_.turn(h), turn_b = b_.turn(h);
+            std::array<Eigen::Vector3d, 3> w;
+            for (std::size_t k = 0; k < static_cast<std::size_t>(size); ++k) {
+                const auto& [i, j] = simplex_.ids[k];
+                w[k] = a_.guessed_point(i, h, turn_a) - b_.guessed_point(j, h, turn_b);
+            }
+            const Eigen::Vector3d e = w[1] - w[0];
+            Eigen::Vector3d m = size == 3 ? Eigen::Vector3d(e.cross(w[2] - w[0]))
+                                          : Eigen::Vector3d(n - (n.dot(e) / e.squaredNorm()) * e);
+            if (m.dot(n) < 0.0) {
+                m = -m;
+            }
+            const double length = m.norm();
+            if (!(length > 0.0) || !std::isfinite(length)) {
+                return std::nullopt;
+            }
+            return Eigen::Vector3d(m / length);
         }
 
         /// The longest of a few steps aimed at just short of the predicted contact that the model certifies.
