@@ -345,11 +345,11 @@ namespace {
                     n = *turned;
                 } else {
                     model_.update(a_, b_, n);
+                    if (!model_.apart_for(0.0)) {
+                        return undecided();
+                    }
                 }
                 const SeparationModel& model = model_;
-                if (!model.apart_for(0.0)) {
-                    return undecided();
-                }
                 const double remaining = options_.t_max - t;
                 const double contact = std::min(model.predicted_contact(remaining), remaining);
                 if (contact <= 0.5 * options_.eps && !probed) {
