@@ -91,6 +91,10 @@ namespace {
         /// RigidPlacement::apply does; and the largest |x|_1 of them.
         void place(double s)
         {
+            if (still_ && placed_) {
+                return; // a body at rest is placed the same (the same bits) at every time
+            }
+            placed_ = true;
             const RigidPlacement placement = body_.motion.placement_at(s);
             magnitude_ = 0.0;
             for (std::size_t k = 0; k < local_.size(); ++k) {
@@ -102,6 +106,10 @@ namespace {
         /// Places the vertices at fraction s into probe_points() (points() stay).
         void place_probe(double s)
         {
+            if (still_ && placed_) {
+                probe_points_ = points_;
+                return;
+            }
             const RigidPlacement placement = body_.motion.placement_at(s);
             for (std::size_t k = 0; k < local_.size(); ++k) {
                 probe_points_[k] = placement.rotation * local_[k] + placement.translation;
@@ -173,6 +181,9 @@ namespace {
         double error_ = 0.0;
         double rate_error_ = 0.0;
         double magnitude_ = 0.0;
+        /// No turn (as rotation_at tests it) and no velocity at all: every placement is the same.
+        bool still_ = body_.motion.step_angle() == 0.0 && (body_.motion.linear_velocity().array() == 0.0).all();
+        bool placed_ = false;
     };
 
     /// Every vertex's height along n and its rate at one time, for both bodies (a above, b below).
