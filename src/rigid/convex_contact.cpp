@@ -524,13 +524,40 @@ namespace {
                 }
                 return out;
             };
-            const auto near_features = [this](const FeatureSlab& slab, const auto& elements) {
-                ScratchVector<ClippedFeature> out(&arena_);
-                out.reserve(static_cast<std::size_t>(elements.rows()));
+            // The clipped edges, then each face as the union of its sides' boxes: the corners of its clipped part
+            // (kept corners and crossings) all lie on its clipped sides.
+            const auto near_edges_and_faces = [this](const FeatureSlab& slab, const MeshShapeData& mesh) {
+                std::pair<ScratchVector<ClippedFeature>, ScratchVector<ClippedFeature>> out {
+                    ScratchVector<ClippedFeature>(&arena_), ScratchVector<ClippedFeature>(&arena_)
+                };
+                auto& [edges, faces] = out;
+                edges.reserve(static_cast<std::size_t>(mesh.edges.rows()));
+                faces.reserve(static_cast<std::size_t>(mesh.faces.rows()));
+                ScratchVector<std::int32_t> slot(static_cast<std::size_t>(mesh.edges.rows()), -1, &arena_);
                 ClippedFeature feature;
-                for (Eigen::Index e = 0; e < elements.rows(); ++e) {
-                    if (slab.clip(elements, e, feature)) {
-                        out.push_back(feature);
+                for (Eigen::Index e = 0; e < mesh.edges.rows(); ++e) {
+                    if (slab.clip(mesh.edges, e, feature)) {
+                        slot[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(edges.size());
+                        edges.push_back(feature);
+                    }
+                }
+                for (Eigen::Index f = 0; f < mesh.faces.rows(); ++f) {
+                    feature.index = -1;
+                    for (Eigen::Index c = 0; c < 3; ++c) {
+                        const std::int32_t k = slot[static_cast<std::size_t>(mesh.face_edges(f, c))];
+                        if (k < 0) {
+                            continue;
+                        }
+                        const ClippedFeature& side = edges[static_cast<std::size_t>(k)];
+                        if (feature.index < 0) {
+                            feature = { static_cast<std::int32_t>(f), side.min, side.max };
+                        } else {
+                            feature.min = feature.min.min(side.min);
+                            feature.max = feature.max.max(side.max);
+                        }
+                    }
+                    if (feature.index >= 0) {
+                        faces.push_back(feature);
                     }
                 }
                 return out;
@@ -549,10 +576,8 @@ namespace {
             };
             const ScratchVector<ClippedFeature> vertices_a = near_vertices(slab_a);
             const ScratchVector<ClippedFeature> vertices_b = near_vertices(slab_b);
-            const ScratchVector<ClippedFeature> faces_a = near_features(slab_a, shape_a.faces());
-            const ScratchVector<ClippedFeature> faces_b = near_features(slab_b, shape_b.faces());
-            const ScratchVector<ClippedFeature> edges_a = near_features(slab_a, shape_a.edges());
-            const ScratchVector<ClippedFeature> edges_b = near_features(slab_b, shape_b.edges());
+            const auto [edges_a, faces_a] = near_edges_and_faces(slab_a, shape_a.mesh_data());
+            const auto [edges_b, faces_b] = near_edges_and_faces(slab_b, shape_b.mesh_data());
             ScratchVector<Candidate> candidates(&arena_);
             candidates.reserve(
                 vertices_a.size() * faces_b.size() + faces_a.size() * vertices_b.size()
