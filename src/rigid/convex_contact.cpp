@@ -23,10 +23,13 @@
 #include "rigid/details/contact_searches.hpp"
 #include "rigid/details/convex_distance.hpp"
 #include "rigid/details/feature_pair.hpp"
+#include "rigid/details/feature_slab.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
 #include "rigid/details/rounding.hpp"
 
 #include <ccdkit/rigid/rigid_contact.hpp>
+
+#include <Eigen/Geometry>
 
 #include <algorithm>
 #include <array>
@@ -35,7 +38,6 @@
 #include <limits>
 #include <memory_resource>
 #include <optional>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -89,6 +91,10 @@ namespace {
         /// RigidPlacement::apply does; and the largest |x|_1 of them.
         void place(double s)
         {
+            if (still_ && placed_) {
+                return; // a body at rest is placed the same (the same bits) at every time
+            }
+            placed_ = true;
             const RigidPlacement placement = body_.motion.placement_at(s);
             magnitude_ = 0.0;
             for (std::size_t k = 0; k < local_.size(); ++k) {
@@ -100,6 +106,10 @@ namespace {
         /// Places the vertices at fraction s into probe_points() (points() stay).
         void place_probe(double s)
         {
+            if (still_ && placed_) {
+                probe_points_ = points_;
+                return;
+            }
             const RigidPlacement placement = body_.motion.placement_at(s);
             for (std::size_t k = 0; k < local_.size(); ++k) {
                 probe_points_[k] = placement.rotation * local_[k] + placement.translation;
@@ -118,6 +128,32 @@ namespace {
         {
             return n.dot(travel_ + spin_.cross(arms_[k]));
         }
+        /// n.x' = n.d + n.(w x arm) = n.d + (n x w).arm at the placed time, for every vertex into `rates` (the
+        /// triple product's rearrangement costs one cross product per direction, not per vertex; its rounding,
+        /// a few ulps of |d| + |w| |arm|, is within rate_error()).
+        void rates_along(const Eigen::Vector3d& n, ScratchVector<double>& rates) const
+        {
+            const double along = n.dot(travel_);
+            const Eigen::Vector3d across = n.cross(spin_);
+            for (std::size_t k = 0; k < arms_.size(); ++k) {
+                rates[k] = along + across.dot(arms_[k]);
+            }
+        }
+
+        /// The turn over a fraction h of the step.
+        [[nodiscard]] Eigen::Quaterniond turn(double h) const
+        {
+            if (spin_norm_ == 0.0) {
+                return Eigen::Quaterniond::Identity();
+            }
+            return Eigen::Quaterniond(Eigen::AngleAxisd(h * spin_.norm(), spin_.normalized()));
+        }
+        /// Where vertex k will be a fraction h of the step after the placed time, `turn` = turn(h): a guess for
+        /// choosing directions (rounding unbounded), never part of a bound.
+        [[nodiscard]] Eigen::Vector3d guessed_point(std::size_t k, double h, const Eigen::Quaterniond& turn) const
+        {
+            return points_[k] + h * travel_ + (turn * arms_[k] - arms_[k]);
+        }
 
         [[nodiscard]] const ScratchVector<Eigen::Vector3d>& points() const { return points_; }
         [[nodiscard]] const ScratchVector<Eigen::Vector3d>& probe_points() const { return probe_points_; }
@@ -130,6 +166,7 @@ namespace {
         /// Bound on any point's speed (per unit s).
         [[nodiscard]] double speed() const { return rounded_up(travel_.norm() + spin_norm_ * radius_); }
         [[nodiscard]] double step_angle() const { return spin_norm_; }
+        [[nodiscard]] bool turns() const { return body_.motion.step_angle() != 0.0; }
 
     private:
         const RigidBody& body_;
@@ -144,6 +181,9 @@ namespace {
         double error_ = 0.0;
         double rate_error_ = 0.0;
         double magnitude_ = 0.0;
+        /// No turn (as rotation_at tests it) and no velocity at all: every placement is the same.
+        bool still_ = body_.motion.step_angle() == 0.0 && (body_.motion.linear_velocity().array() == 0.0).all();
+        bool placed_ = false;
     };
 
     /// Every vertex's height along n and its rate at one time, for both bodies (a above, b below).
@@ -196,35 +236,48 @@ namespace {
         }
 
         /// A guess of the contact: where the model (heights and rates less the parabola, no rounding terms) first
-        /// reaches zero in [0, limit], or `limit` if it stays positive there. The model is concave and positive at
-        /// 0, so it has one root there, and Newton's method from `limit` approaches it from above (each tangent
-        /// lies above the model); a kink only swaps the active line. apart_for() certifies the steps taken.
-        [[nodiscard]] double predicted_contact(double limit, double resolution) const
+        /// reaches zero in [0, limit], or `limit` if it stays positive there. The model is the least over pairs
+        /// (vertex i of a, vertex j of b) of the parabolas f_ij(h) = height_i - height_j + h (rate_i - rate_j) -
+        /// curvature h^2, each positive at 0 and concave, so its first root is the least of theirs: the root of the
+        /// pair active at h is at or after it, and jumping there moves h down until the active pair's root is the
+        /// model's (usually at once: near a contact the active pair stays). apart_for() certifies the steps taken.
+        [[nodiscard]] double predicted_contact(double limit) const
         {
-            auto [value, slope] = model_at(limit);
-            if (value > 0.0) {
-                return limit;
-            }
-            double h = limit;
-            constexpr int MAX_NEWTON_STEPS = 16;
-            for (int k = 0; k < MAX_NEWTON_STEPS && slope < 0.0; ++k) {
-                const double next = h - value / slope;
-                if (!(next < h) || !(next > 0.0)) {
-                    break;
+            // The pair active at 0 (the lowest of a, the highest of b) bounds the root first.
+            const std::size_t i0
+                = static_cast<std::size_t>(std::min_element(heights_a_.begin(), heights_a_.end()) - heights_a_.begin());
+            const std::size_t j0
+                = static_cast<std::size_t>(std::max_element(heights_b_.begin(), heights_b_.end()) - heights_b_.begin());
+            double h = std::min(limit, parabola_root(heights_a_[i0] - heights_b_[j0], rates_a_[i0] - rates_b_[j0]));
+            constexpr int MAX_JUMPS = 16;
+            for (int k = 0; k < MAX_JUMPS; ++k) {
+                const auto [i, j] = active_pair(h);
+                const double value
+                    = heights_a_[i] - heights_b_[j] + h * (rates_a_[i] - rates_b_[j]) - curvature_ * h * h;
+                if (value >= 0.0) {
+                    return h;
                 }
-                const bool converged = h - next <= resolution;
+                const double next = parabola_root(heights_a_[i] - heights_b_[j], rates_a_[i] - rates_b_[j]);
+                if (!(next < h) || !(next >= 0.0)) {
+                    return h;
+                }
                 h = next;
-                if (converged) {
-                    break;
-                }
-                std::tie(value, slope) = model_at(h);
             }
             return h;
         }
 
+        /// Whether the parabola's share of the model moves a root near h by at most `tolerance` (as a time): its
+        /// bend curvature h^2 over the mean closing rate (the separation at 0 over h).
+        [[nodiscard]] bool sharp_root(double h, double tolerance) const
+        {
+            const double gap = *std::min_element(heights_a_.begin(), heights_a_.end())
+                - *std::max_element(heights_b_.begin(), heights_b_.end());
+            return curvature_ * h * h * h <= tolerance * gap;
+        }
+
     private:
-        /// The model's value and slope (of its active lines) at h.
-        [[nodiscard]] std::pair<double, double> model_at(double h) const
+        /// The vertices (of a, of b) whose lines are lowest and highest at h.
+        [[nodiscard]] std::pair<std::size_t, std::size_t> active_pair(double h) const
         {
             std::size_t i = 0, j = 0;
             double low = INFINITE, high = -INFINITE;
@@ -242,7 +295,18 @@ namespace {
                     j = k;
                 }
             }
-            return { low - high - curvature_ * h * h, rates_a_[i] - rates_b_[j] - 2.0 * curvature_ * h };
+            return { i, j };
+        }
+
+        /// The positive root of gap + h rate - curvature h^2 (gap > 0), infinite if there is none; each form
+        /// avoids the cancellation of the other.
+        [[nodiscard]] double parabola_root(double gap, double rate) const
+        {
+            if (curvature_ == 0.0) {
+                return rate < 0.0 ? gap / -rate : INFINITE;
+            }
+            const double root = std::sqrt(rate * rate + 4.0 * curvature_ * gap);
+            return rate < 0.0 ? 2.0 * gap / (root - rate) : (rate + root) / (2.0 * curvature_);
         }
 
         static void fill(
@@ -254,8 +318,8 @@ namespace {
             const auto& points = side.points();
             for (std::size_t k = 0; k < points.size(); ++k) {
                 heights[k] = n.dot(points[k]);
-                rates[k] = side.rate(n, k);
             }
+            side.rates_along(n, rates);
         }
 
         ScratchVector<double> heights_a_, rates_a_, heights_b_, rates_b_;
@@ -289,14 +353,25 @@ namespace {
                 if (offset.squaredNorm() == 0.0) {
                     return undecided(); // (nearly) touching at t: the general search decides
                 }
-                const Eigen::Vector3d n = offset.normalized();
-                model_.update(a_, b_, n);
-                const SeparationModel& model = model_;
-                if (!model.apart_for(0.0)) {
-                    return undecided();
+                // Along the closest direction the separation closes early where the contact's features turn;
+                // along their normal moved to the (guessed) contact it closes nearly at the contact. Any direction
+                // apart at t gives a certified model; the closest one always is.
+                Eigen::Vector3d n = offset.normalized();
+                const auto turned = turned_direction(n, guessed_time_to_contact(offset, n));
+                if (turned) {
+                    model_.update(a_, b_, *turned);
                 }
+                if (turned && model_.apart_for(0.0)) {
+                    n = *turned;
+                } else {
+                    model_.update(a_, b_, n);
+                    if (!model_.apart_for(0.0)) {
+                        return undecided();
+                    }
+                }
+                const SeparationModel& model = model_;
                 const double remaining = options_.t_max - t;
-                const double contact = std::min(model.predicted_contact(remaining, options_.eps / 16.0), remaining);
+                const double contact = std::min(model.predicted_contact(remaining), remaining);
                 if (contact <= 0.5 * options_.eps && !probed) {
                     // The contact is likely within eps: an overlap at t + eps proves it.
                     probed = true;
@@ -304,7 +379,8 @@ namespace {
                         return { std::move(found), stats_ };
                     }
                 }
-                if (model.apart_for(remaining)) {
+                // (A model that predicts a contact before `remaining` is not positive there.)
+                if (contact == remaining && model.apart_for(remaining)) {
                     return { miss(), stats_ };
                 }
                 const double h = certified_step(model, contact);
@@ -316,8 +392,17 @@ namespace {
                 if (!(next > t)) {
                     return undecided();
                 }
+                // The predicted contact lies a quarter eps past `next`. Where the model's parabola moves its root by
+                // less than that, an overlap eps after `next` likely proves the contact now, without a distance at
+                // `next` (nothing touches before it: the model certified the step).
+                probed = contact < remaining && contact - h <= 0.5 * options_.eps
+                    && model.sharp_root(contact, 0.25 * options_.eps);
+                if (probed) {
+                    if (auto found = probe(next, n)) {
+                        return { std::move(found), stats_ };
+                    }
+                }
                 t = next;
-                probed = false;
             }
             return undecided();
         }
@@ -331,6 +416,49 @@ namespace {
             result.toi_lower = result.toi_upper = options_.t_max;
             result.stats = stats_;
             return result;
+        }
+
+        /// The time (fraction of the step) for the distance |offset| to close at the rate the GJK simplex's
+        /// vertices approach along n; infinite if they do not. A guess.
+        [[nodiscard]] double guessed_time_to_contact(const Eigen::Vector3d& offset, const Eigen::Vector3d& n) const
+        {
+            if (!a_.turns() && !b_.turns()) {
+                return INFINITE; // (unused: without turning the closest direction is kept)
+            }
+            double closing = 0.0;
+            for (std::size_t k = 0; k < static_cast<std::size_t>(simplex_.size); ++k) {
+                const auto& [i, j] = simplex_.ids[k];
+                closing = std::max(closing, b_.rate(n, j) - a_.rate(n, i));
+            }
+            return closing > 0.0 ? offset.norm() / closing : INFINITE;
+        }
+
+        /// The normal of the GJK simplex's features (a face, two edges; for a vertex against an edge, n made
+        /// square to the edge) with both bodies moved a fraction h of the step ahead, pointing as n does; none
+        /// where undefined, or where nothing turns (the normal stays n). At the contact it is the contact normal.
+        [[nodiscard]] std::optional<Eigen::Vector3d> turned_direction(const Eigen::Vector3d& n, double h) const
+        {
+            const int size = simplex_.size;
+            if (size < 2 || size > 3 || !std::isfinite(h) || (!a_.turns() && !b_.turns())) {
+                return std::nullopt;
+            }
+            const Eigen::Quaterniond turn_a = a_.turn(h), turn_b = b_.turn(h);
+            std::array<Eigen::Vector3d, 3> w;
+            for (std::size_t k = 0; k < static_cast<std::size_t>(size); ++k) {
+                const auto& [i, j] = simplex_.ids[k];
+                w[k] = a_.guessed_point(i, h, turn_a) - b_.guessed_point(j, h, turn_b);
+            }
+            const Eigen::Vector3d e = w[1] - w[0];
+            Eigen::Vector3d m = size == 3 ? Eigen::Vector3d(e.cross(w[2] - w[0]))
+                                          : Eigen::Vector3d(n - (n.dot(e) / e.squaredNorm()) * e);
+            if (m.dot(n) < 0.0) {
+                m = -m;
+            }
+            const double length = m.norm();
+            if (!(length > 0.0) || !std::isfinite(length)) {
+                return std::nullopt;
+            }
+            return Eigen::Vector3d(m / length);
         }
 
         /// The longest of a few steps aimed at just short of the predicted contact that the model certifies.
@@ -348,7 +476,7 @@ namespace {
         }
 
         /// A hit in [t, t + eps] when the hulls overlap at t + eps (t is certified: nothing touches before it;
-        /// the bodies are placed at t).
+        /// the bodies are placed at t or before it, apart: the contacts' normals are oriented from there).
         std::optional<RigidCcdResult> probe(double t, const Eigen::Vector3d& n)
         {
             ++stats_.intervals;
@@ -385,106 +513,148 @@ namespace {
             // apart along n or in a box than that (and the rounding of the gaps) cannot be kept.
             const auto& pa = a_.probe_points();
             const auto& pb = b_.probe_points();
+            // Heights along n, b's negated: a pair's closest points lie at heights of at most the other body's
+            // extreme plus reach on each side (`limit`).
+            ScratchVector<double> heights_a(pa.size(), &arena_), heights_b(pb.size(), &arena_);
             double magnitude = 0.0, low = INFINITE, high = -INFINITE;
-            for (const auto& x : pa) {
-                low = std::min(low, n.dot(x));
-                magnitude = std::max(magnitude, x.cwiseAbs().maxCoeff());
-            }
-            for (const auto& x : pb) {
-                high = std::max(high, n.dot(x));
-                magnitude = std::max(magnitude, x.cwiseAbs().maxCoeff());
-            }
-            const double reach = 2.0 * slack * (1.0 + 1e-6) + 1e-12 * magnitude;
-            ScratchVector<char> near_a(pa.size(), &arena_), near_b(pb.size(), &arena_);
             for (std::size_t k = 0; k < pa.size(); ++k) {
-                near_a[k] = n.dot(pa[k]) <= high + reach;
+                heights_a[k] = n.dot(pa[k]);
+                low = std::min(low, heights_a[k]);
+                magnitude = std::max(magnitude, pa[k].cwiseAbs().maxCoeff());
             }
             for (std::size_t k = 0; k < pb.size(); ++k) {
-                near_b[k] = n.dot(pb[k]) >= low - reach;
+                heights_b[k] = -n.dot(pb[k]);
+                high = std::max(high, -heights_b[k]);
+                magnitude = std::max(magnitude, pb[k].cwiseAbs().maxCoeff());
             }
+            const double reach = 2.0 * slack * (1.0 + 1e-6) + 1e-12 * magnitude;
+            const FeatureSlab slab_a { pa, heights_a, high + reach, magnitude };
+            const FeatureSlab slab_b { pb, heights_b, reach - low, magnitude };
             const RigidShape& shape_a = a_.body().shape;
             const RigidShape& shape_b = b_.body().shape;
-            // Each body's features with a vertex near the other (a handful), with their boxes.
-            struct Feature {
-                std::int32_t index;
-                Eigen::Array3d min;
-                Eigen::Array3d max;
-            };
-            const auto near_features = [this](const auto& points, const auto& elements, const auto& near) {
-                ScratchVector<Feature> out(&arena_);
-                out.reserve(static_cast<std::size_t>(elements.rows()));
-                for (Eigen::Index e = 0; e < elements.rows(); ++e) {
-                    bool any = false;
-                    for (Eigen::Index c = 0; c < elements.cols(); ++c) {
-                        any = any || near[static_cast<std::size_t>(elements(e, c))];
+            const auto near_vertices = [this](const FeatureSlab& slab) {
+                ScratchVector<ClippedFeature> out(&arena_);
+                out.reserve(slab.points.size());
+                for (std::size_t v = 0; v < slab.points.size(); ++v) {
+                    if (slab.heights[v] <= slab.limit) {
+                        out.push_back({ static_cast<std::int32_t>(v), slab.points[v].array(), slab.points[v].array() });
                     }
-                    if (any) {
-                        const Eigen::Array3d first = points[static_cast<std::size_t>(elements(e, 0))].array();
-                        Feature feature { static_cast<std::int32_t>(e), first, first };
-                        for (Eigen::Index c = 1; c < elements.cols(); ++c) {
-                            const Eigen::Array3d x = points[static_cast<std::size_t>(elements(e, c))].array();
-                            feature.min = feature.min.min(x);
-                            feature.max = feature.max.max(x);
+                }
+                return out;
+            };
+            // The clipped edges, then each face as the union of its sides' boxes: the corners of its clipped part
+            // (kept corners and crossings) all lie on its clipped sides.
+            const auto near_edges_and_faces = [this](const FeatureSlab& slab, const MeshShapeData& mesh) {
+                std::pair<ScratchVector<ClippedFeature>, ScratchVector<ClippedFeature>> out {
+                    ScratchVector<ClippedFeature>(&arena_), ScratchVector<ClippedFeature>(&arena_)
+                };
+                auto& [edges, faces] = out;
+                edges.reserve(static_cast<std::size_t>(mesh.edges.rows()));
+                faces.reserve(static_cast<std::size_t>(mesh.faces.rows()));
+                ScratchVector<std::int32_t> slot(static_cast<std::size_t>(mesh.edges.rows()), -1, &arena_);
+                ClippedFeature feature;
+                for (Eigen::Index e = 0; e < mesh.edges.rows(); ++e) {
+                    if (slab.clip(mesh.edges, e, feature)) {
+                        slot[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(edges.size());
+                        edges.push_back(feature);
+                    }
+                }
+                for (Eigen::Index f = 0; f < mesh.faces.rows(); ++f) {
+                    feature.index = -1;
+                    for (Eigen::Index c = 0; c < 3; ++c) {
+                        const std::int32_t k = slot[static_cast<std::size_t>(mesh.face_edges(f, c))];
+                        if (k < 0) {
+                            continue;
                         }
-                        out.push_back(feature);
+                        const ClippedFeature& side = edges[static_cast<std::size_t>(k)];
+                        if (feature.index < 0) {
+                            feature = { static_cast<std::int32_t>(f), side.min, side.max };
+                        } else {
+                            feature.min = feature.min.min(side.min);
+                            feature.max = feature.max.max(side.max);
+                        }
+                    }
+                    if (feature.index >= 0) {
+                        faces.push_back(feature);
                     }
                 }
                 return out;
             };
-            const auto near_vertices = [this](const auto& points, const auto& near) {
-                ScratchVector<Feature> out(&arena_);
-                out.reserve(points.size());
-                for (std::size_t v = 0; v < points.size(); ++v) {
-                    if (near[v]) {
-                        out.push_back({ static_cast<std::int32_t>(v), points[v].array(), points[v].array() });
-                    }
-                }
-                return out;
-            };
-            const auto close = [reach](const Feature& x, const Feature& y) {
-                return (x.min - reach <= y.max).all() && (y.min - reach <= x.max).all();
-            };
-            // The candidate pairs with their gaps at `upper` (posed from the points at hand: the contacts' own).
+            // The candidate pairs (features' boxes within reach) with a cheap lower bound of their gaps at `upper`.
             struct Candidate {
                 FeaturePair pair;
-                double gap;
+                double bound;
             };
-            ScratchVector<Candidate> candidates(&arena_);
             const auto vertex_of = [](const auto& points) {
                 return [&points](std::int32_t v) { return points[static_cast<std::size_t>(v)]; };
             };
+            // Posed from the points at hand: the contacts' own.
             const auto posed_at = [&](const FeaturePair& pair, const auto& points_a, const auto& points_b) {
                 return pose_pair_with(shape_a, shape_b, pair, vertex_of(points_a), vertex_of(points_b));
             };
-            double closest = INFINITE;
-            const auto add_pairs
-                = [&](PairKind kind, const ScratchVector<Feature>& from_a, const ScratchVector<Feature>& from_b) {
-                      for (const Feature& x : from_a) {
-                          for (const Feature& y : from_b) {
-                              if (close(x, y)) {
-                                  ++stats_.pair_tests;
-                                  const FeaturePair pair { kind, x.index, y.index };
-                                  const double gap = closest_offset(posed_at(pair, pa, pb)).offset.norm();
-                                  closest = std::min(closest, gap);
-                                  candidates.push_back({ pair, gap });
-                              }
-                          }
-                      }
-                  };
-            add_pairs(PairKind::VERTEX_FACE, near_vertices(pa, near_a), near_features(pb, shape_b.faces(), near_b));
-            add_pairs(PairKind::FACE_VERTEX, near_features(pa, shape_a.faces(), near_a), near_vertices(pb, near_b));
-            add_pairs(
-                PairKind::EDGE_EDGE, near_features(pa, shape_a.edges(), near_a),
-                near_features(pb, shape_b.edges(), near_b));
+            const ScratchVector<ClippedFeature> vertices_a = near_vertices(slab_a);
+            const ScratchVector<ClippedFeature> vertices_b = near_vertices(slab_b);
+            const auto [edges_a, faces_a] = near_edges_and_faces(slab_a, shape_a.mesh_data());
+            const auto [edges_b, faces_b] = near_edges_and_faces(slab_b, shape_b.mesh_data());
+            ScratchVector<Candidate> candidates(&arena_);
+            candidates.reserve(
+                vertices_a.size() * faces_b.size() + faces_a.size() * vertices_b.size()
+                + edges_a.size() * edges_b.size());
+            const auto add_pairs = [&](PairKind kind, const ScratchVector<ClippedFeature>& from_a,
+                                       const ScratchVector<ClippedFeature>& from_b) {
+                for (const ClippedFeature& x : from_a) {
+                    // x's box widened by reach meets y's: x.min - reach <= y.max and y.min - reach <= x.max.
+                    const Eigen::Array3d low_x = x.min - reach, high_x = x.max + reach;
+                    for (const ClippedFeature& y : from_b) {
+                        if ((low_x <= y.max).all() && (y.min <= high_x).all()) {
+                            const FeaturePair pair { kind, x.index, y.index };
+                            candidates.push_back({ pair, gap_lower_bound(posed_at(pair, pa, pb)) });
+                        }
+                    }
+                }
+            };
+            add_pairs(PairKind::VERTEX_FACE, vertices_a, faces_b);
+            add_pairs(PairKind::FACE_VERTEX, faces_a, vertices_b);
+            add_pairs(PairKind::EDGE_EDGE, edges_a, edges_b);
+            if (candidates.empty()) {
+                return {};
+            }
 
-            // The gaps match the contacts' own to rounding, which `margin` covers.
+            // The gaps match the contacts' own to rounding, which `margin` covers. Only pairs within slack (and
+            // margin) of the closest gap are kept: the pair of least bound is measured first, and a pair whose
+            // bound (less its rounding) lies beyond that gap's kept range cannot be kept.
             const double margin = 1e-12 * magnitude;
+            struct Measured {
+                FeaturePair pair;
+                ClosestOffset closest; ///< at `upper`
+                double gap;
+            };
+            ScratchVector<Measured> measured(&arena_);
+            const auto measure = [&](const FeaturePair& pair) {
+                ++stats_.pair_tests;
+                const ClosestOffset closest = closest_offset(posed_at(pair, pa, pb));
+                measured.push_back({ pair, closest, closest.offset.norm() });
+                return measured.back().gap;
+            };
+            const auto least_bound
+                = std::min_element(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
+                      return x.bound < y.bound;
+                  });
+            const double reach_of_first = measure(least_bound->pair) + slack + margin + GAP_BOUND_ROUNDING * magnitude;
+            for (auto c = candidates.begin(); c != candidates.end(); ++c) {
+                if (c != least_bound && c->bound <= reach_of_first) {
+                    (void)measure(c->pair);
+                }
+            }
+            double closest = INFINITE;
+            for (const Measured& m : measured) {
+                closest = std::min(closest, m.gap);
+            }
             std::vector<RigidContact> out;
-            for (const Candidate& candidate : candidates) {
-                if (candidate.gap <= closest + slack + margin) {
+            for (const Measured& m : measured) {
+                if (m.gap <= closest + slack + margin) {
                     out.push_back(contact_of(
-                        candidate.pair, posed_at(candidate.pair, a_.points(), b_.points()),
-                        posed_at(candidate.pair, pa, pb)));
+                        m.pair, posed_at(m.pair, a_.points(), b_.points()), posed_at(m.pair, pa, pb), m.closest));
                 }
             }
             std::sort(

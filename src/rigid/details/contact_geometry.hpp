@@ -9,6 +9,7 @@
 #include <Eigen/Core>
 
 #include <array>
+#include <cmath>
 
 namespace ccdkit::details {
 
@@ -94,6 +95,34 @@ struct ClosestOffset {
     return { offset, posed.x[0] - 0.5 * offset };
 }
 
+/// Rounding allowance of gap_lower_bound, relative to the points' magnitude (|x|_inf): its own rounding (a few
+/// ulps of the cross product, amplified by at most 1 / MIN_SINE = 1e3, a few more of the rest: about 1e4 ulps,
+/// 2e-12) and closest_offset's (a few ulps), with a wide margin.
+inline constexpr double GAP_BOUND_ROUNDING = 1e-9;
+
+/// A lower bound of closest_offset(posed).offset.norm() at a few products' cost: the vertex's distance from the
+/// triangle's plane, or the distance between the two edges' lines. It is 0 where that plane or the lines' common
+/// normal is ill-conditioned (the sine between the spanning sides under MIN_SINE: a sliver, nearly parallel
+/// edges) or where squares leave the normal range (tiny or huge coordinates). Elsewhere it is within
+/// GAP_BOUND_ROUNDING of the exact distance, and closest_offset never much shortens a gap (it measures between
+/// genuine points): a pair whose bound exceeds a threshold by that allowance has a computed gap beyond it.
+[[nodiscard]] inline double gap_lower_bound(const PosedPair& posed)
+{
+    constexpr double MIN_SINE = 1e-3;
+    constexpr double MIN_SQUARE = 1e-250; ///< far above the subnormal range, where squares lose precision
+    // The edges, or two sides of the triangle.
+    const Eigen::Vector3d spanning = posed.edges ? posed.x[1] - posed.x[0] : posed.y[1] - posed.y[0];
+    const Eigen::Vector3d side = posed.edges ? posed.y[1] - posed.y[0] : posed.y[2] - posed.y[0];
+    const Eigen::Vector3d normal = spanning.cross(side);
+    const double length_squared = normal.squaredNorm();
+    if (!(length_squared >= MIN_SQUARE)
+        || !(length_squared >= MIN_SINE * MIN_SINE * spanning.squaredNorm() * side.squaredNorm())) {
+        return 0.0;
+    }
+    const double bound = std::abs((posed.x[0] - posed.y[0]).dot(normal)) / std::sqrt(length_squared);
+    return std::isfinite(bound) ? bound : 0.0;
+}
+
 /// The pair's geometric normal (triangle normal, or the two edges' cross product), zero where undefined.
 [[nodiscard]] inline Eigen::Vector3d raw_normal(const PosedPair& posed)
 {
@@ -109,12 +138,12 @@ struct ClosestOffset {
     return (posed.x[0] - posed.y[0]).dot(normal);
 }
 
-/// The contact of a pair found at `upper`, posed there (`at`) and at `approach` (`before`, before contact): point
-/// and gap at `upper`; the normal there, oriented to the side the vertex (edge) was on before and turned to point
-/// from body b towards body a.
-[[nodiscard]] inline RigidContact contact_of(const FeaturePair& pair, const PosedPair& before, const PosedPair& at)
+/// The contact of a pair found at `upper`, posed there (`at`, with its closest_offset `closest`) and at `approach`
+/// (`before`, before contact): point and gap at `upper`; the normal there, oriented to the side the vertex (edge)
+/// was on before and turned to point from body b towards body a.
+[[nodiscard]] inline RigidContact
+contact_of(const FeaturePair& pair, const PosedPair& before, const PosedPair& at, const ClosestOffset& closest)
 {
-    const ClosestOffset closest = closest_offset(at);
 
     RigidContact contact;
     contact.point = closest.midpoint;
@@ -147,6 +176,12 @@ struct ClosestOffset {
         break;
     }
     return contact;
+}
+
+/// As above, with the closest points at `upper` computed here.
+[[nodiscard]] inline RigidContact contact_of(const FeaturePair& pair, const PosedPair& before, const PosedPair& at)
+{
+    return contact_of(pair, before, at, closest_offset(at));
 }
 
 /// The contact of a pair found at `upper` (the bodies placed there), as above.
