@@ -266,15 +266,6 @@ namespace {
             return h;
         }
 
-        /// Whether the parabola's share of the model moves a root near h by at most `tolerance` (as a time): its
-        /// bend curvature h^2 over the mean closing rate (the separation at 0 over h).
-        [[nodiscard]] bool sharp_root(double h, double tolerance) const
-        {
-            const double gap = *std::min_element(heights_a_.begin(), heights_a_.end())
-                - *std::max_element(heights_b_.begin(), heights_b_.end());
-            return curvature_ * h * h * h <= tolerance * gap;
-        }
-
     private:
         /// The vertices (of a, of b) whose lines are lowest and highest at h.
         [[nodiscard]] std::pair<std::size_t, std::size_t> active_pair(double h) const
@@ -392,17 +383,8 @@ namespace {
                 if (!(next > t)) {
                     return undecided();
                 }
-                // The predicted contact lies a quarter eps past `next`. Where the model's parabola moves its root by
-                // less than that, an overlap eps after `next` likely proves the contact now, without a distance at
-                // `next` (nothing touches before it: the model certified the step).
-                probed = contact < remaining && contact - h <= 0.5 * options_.eps
-                    && model.sharp_root(contact, 0.25 * options_.eps);
-                if (probed) {
-                    if (auto found = probe(next, n)) {
-                        return { std::move(found), stats_ };
-                    }
-                }
                 t = next;
+                probed = false;
             }
             return undecided();
         }
@@ -476,7 +458,7 @@ namespace {
         }
 
         /// A hit in [t, t + eps] when the hulls overlap at t + eps (t is certified: nothing touches before it;
-        /// the bodies are placed at t or before it, apart: the contacts' normals are oriented from there).
+        /// the bodies are placed at t).
         std::optional<RigidCcdResult> probe(double t, const Eigen::Vector3d& n)
         {
             ++stats_.intervals;
