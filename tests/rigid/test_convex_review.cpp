@@ -1,0 +1,810 @@
+// SPDX-License-Identifier: MIT
+// Adversarial review of the convex rigid time-of-contact path (CONSERVATIVE): grazing contacts, edge-edge and
+// face-face first contacts, large angles (several turns per step), tiny and huge scales, bodies touching at 0 or
+// meeting at 1, thin slabs, long rods and hulls of random point clouds, either or both bodies moving. Every answer
+// is checked against the test's own reference, independent of the library: the bodies posed in long double from
+// the motion's formula, their separation by the separating-axis theorem (face normals and edge cross products of
+// the two convex polytopes), and conservative advancement with a global speed bound on it.
+//
+// Environment (exploration only; the defaults keep the test to a few seconds): CCDKIT_REVIEW_SCALE multiplies the
+// random families' counts; CCDKIT_REVIEW_DUMP=1 prints every query's answer (%.17g) for comparing two builds.
+
+#include "rigid/details/contact_searches.hpp"
+#include "rigid/details/mesh_shape_data.hpp"
+
+#include <ccdkit/distance/closest_offset.hpp>
+#include <ccdkit/mesh/primitive_meshes.hpp>
+#include <ccdkit/rigid/rigid_contact.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace ccdkit {
+namespace {
+
+    using Real = long double;
+    using Vec = Eigen::Matrix<Real, 3, 1>;
+
+    int scale_count(int count)
+    {
+        const char* value = std::getenv("CCDKIT_REVIEW_SCALE");
+        return value != nullptr ? count * std::max(1, std::atoi(value)) : count;
+    }
+    bool dumping() { return std::getenv("CCDKIT_REVIEW_DUMP") != nullptr; }
+
+    RigidShape box_solid(const Eigen::Vector3d& half_extents)
+    {
+        const TriangleMesh mesh = box_mesh(half_extents);
+        return RigidShape::solid(mesh.vertices, mesh.faces);
+    }
+
+    /// Exact rotation exp([w] angle) in long double (Rodrigues), for the reference's own posing.
+    Eigen::Matrix<Real, 3, 3> rodrigues(const Vec& axis, Real angle)
+    {
+        Eigen::Matrix<Real, 3, 3> k;
+        k << 0, -axis.z(), axis.y(), axis.z(), 0, -axis.x(), -axis.y(), axis.x(), 0;
+        return Eigen::Matrix<Real, 3, 3>::Identity() + std::sin(angle) * k + (1 - std::cos(angle)) * (k * k);
+    }
+
+    /// A body posed at time s by the motion's formula p(s, u) = c0 + s T v + exp(s T [w]) R0 (u - m), in long
+    /// double, with its face normals (outward) and edge directions.
+    struct PosedBody {
+        std::vector<Vec> vertices;
+        std::vector<Vec> normals;
+        std::vector<Vec> edges;
+    };
+
+    PosedBody pose(const RigidBody& body, Real s)
+    {
+        const RigidMotion& m = body.motion;
+        const Eigen::Quaterniond q = m.start().rotation.normalized();
+        const Eigen::Matrix<Real, 3, 3> r0 = q.toRotationMatrix().cast<Real>();
+        const Vec com = m.center_of_mass().cast<Real>();
+        const Vec c0 = r0 * com + m.start().translation.cast<Real>();
+        const Real duration = m.duration();
+        const Vec w = m.angular_velocity().cast<Real>();
+        const Real speed = w.norm();
+        Eigen::Matrix<Real, 3, 3> turn = Eigen::Matrix<Real, 3, 3>::Identity();
+        if (speed > 0) {
+            turn = rodrigues(w / speed, s * duration * speed);
+        }
+        const Vec center = c0 + s * duration * m.linear_velocity().cast<Real>();
+        PosedBody out;
+        const auto& v = body.shape.vertices();
+        for (Eigen::Index k = 0; k < v.rows(); ++k) {
+            const Vec u = v.row(k).transpose().cast<Real>();
+            out.vertices.push_back(center + turn * (r0 * (u - com)));
+        }
+        const auto& f = body.shape.faces();
+        for (Eigen::Index k = 0; k < f.rows(); ++k) {
+            const Vec& a = out.vertices[static_cast<std::size_t>(f(k, 0))];
+            const Vec& b = out.vertices[static_cast<std::size_t>(f(k, 1))];
+            const Vec& c = out.vertices[static_cast<std::size_t>(f(k, 2))];
+            const Vec n = (b - a).cross(c - a);
+            if (n.norm() > 0) {
+                out.normals.push_back(n / n.norm());
+            }
+        }
+        const auto& e = body.shape.edges();
+        for (Eigen::Index k = 0; k < e.rows(); ++k) {
+            out.edges.push_back(
+                out.vertices[static_cast<std::size_t>(e(k, 1))] - out.vertices[static_cast<std::size_t>(e(k, 0))]);
+        }
+        return out;
+    }
+
+    /// min over a of d.a minus max over b of d.b: how far a lies beyond b along d.
+    Real beyond(const PosedBody& a, const PosedBody& b, const Vec& d)
+    {
+        Real low = std::numeric_limits<Real>::infinity(), high = -low;
+        for (const Vec& x : a.vertices) {
+            low = std::min(low, d.dot(x));
+        }
+        for (const Vec& x : b.vertices) {
+            high = std::max(high, d.dot(x));
+        }
+        return low - high;
+    }
+
+    /// Signed separation of two convex polytopes by the separating-axis theorem: positive (a lower bound of their
+    /// distance) when apart, <= 0 when they meet (minus the least overlap over the axes tried).
+    Real separation(const PosedBody& a, const PosedBody& b)
+    {
+        Real best = -std::numeric_limits<Real>::infinity();
+        for (const Vec& n : a.normals) {
+            best = std::max(best, beyond(b, a, n));
+        }
+        for (const Vec& n : b.normals) {
+            best = std::max(best, beyond(a, b, n));
+        }
+        for (const Vec& ea : a.edges) {
+            for (const Vec& eb : b.edges) {
+                const Vec d = ea.cross(eb);
+                const Real length = d.norm();
+                if (!(length > 1e-12L * ea.norm() * eb.norm())) {
+                    continue;
+                }
+                const Vec u = d / length;
+                best = std::max(best, std::max(beyond(a, b, u), beyond(b, a, u)));
+            }
+        }
+        return best;
+    }
+
+    Real separation_at(const RigidBody& a, const RigidBody& b, Real s) { return separation(pose(a, s), pose(b, s)); }
+
+    /// Largest |coordinate| of either body over the step (sampled at the ends and the middle), and the bound on
+    /// how fast their distance can shrink (per unit s).
+    struct Scales {
+        Real magnitude = 0;
+        Real closing = 0;
+    };
+    Scales scales(const RigidBody& a, const RigidBody& b)
+    {
+        Scales out;
+        for (const Real s : { 0.0L, 0.5L, 1.0L }) {
+            for (const RigidBody* body : { &a, &b }) {
+                for (const Vec& x : pose(*body, s).vertices) {
+                    out.magnitude = std::max(out.magnitude, x.cwiseAbs().maxCoeff());
+                }
+            }
+        }
+        for (const RigidBody* body : { &a, &b }) {
+            const RigidMotion& m = body->motion;
+            Real radius = 0;
+            for (Eigen::Index k = 0; k < body->shape.vertices().rows(); ++k) {
+                radius = std::max(
+                    radius, static_cast<Real>((body->shape.vertices().row(k).transpose() - m.center_of_mass()).norm()));
+            }
+            out.closing += m.duration() * (m.linear_velocity().norm() + m.angular_velocity().norm() * radius);
+        }
+        out.closing *= 1.0001L;
+        return out;
+    }
+
+    /// Conservative advancement on the reference separation over [from, to]: the first time found where the bodies
+    /// overlap deeper than `depth`, or a negative number if none. Steps are sep / closing (certified: nothing
+    /// touches within), at least `least` (so a graze slower than that can be stepped over; kept small).
+    struct Advance {
+        Real overlap_at = -1; ///< first time with separation < -depth, or -1
+        Real closest = std::numeric_limits<Real>::infinity(); ///< least separation seen
+        long steps = 0;
+        bool gave_up = false;
+    };
+    Advance advance(const RigidBody& a, const RigidBody& b, Real from, Real to, Real depth, Real least, bool inclusive)
+    {
+        const Scales sc = scales(a, b);
+        Advance out;
+        Real s = from;
+        constexpr long MAX_STEPS = 400000;
+        while (s < to || (inclusive && s == to)) {
+            const Real sep = separation_at(a, b, s);
+            out.closest = std::min(out.closest, sep);
+            if (sep < -depth) {
+                out.overlap_at = s;
+                return out;
+            }
+            if (++out.steps > MAX_STEPS) {
+                out.gave_up = true;
+                return out;
+            }
+            const Real step = sc.closing > 0 ? std::max(sep / sc.closing, least) : to - from + 1;
+            if (s == to) {
+                break;
+            }
+            s = std::min(to, s + step);
+        }
+        return out;
+    }
+
+    /// A query and what is known of it beforehand.
+    struct Query {
+        std::string name;
+        RigidBody a;
+        RigidBody b;
+        RigidCcdOptions options;
+        double least = 0.0; ///< the reference's least step (0: 1e-4 eps)
+    };
+
+    struct Tally {
+        int queries = 0;
+        int hits = 0;
+        int convex = 0; ///< answered by the convex path
+    };
+
+    /// Every vertex-face, face-vertex and edge-edge pair's gap at time s (posed by the motion's point_at, as
+    /// RigidContact names the features), by brute force.
+    struct PairGap {
+        RigidFeature a;
+        RigidFeature b;
+        double gap;
+    };
+    std::vector<PairGap> pair_gaps(const RigidBody& a, const RigidBody& b, double s)
+    {
+        const auto posed = [s](const RigidBody& body) {
+            std::vector<Eigen::Vector3d> out;
+            for (Eigen::Index v = 0; v < body.shape.vertices().rows(); ++v) {
+                out.push_back(body.motion.point_at(body.shape.vertices().row(v).transpose(), s));
+            }
+            return out;
+        };
+        const std::vector<Eigen::Vector3d> va = posed(a), vb = posed(b);
+        std::vector<PairGap> out;
+        const auto vertex_faces = [&out](
+                                      const std::vector<Eigen::Vector3d>& points, const std::vector<Eigen::Vector3d>& v,
+                                      const Eigen::MatrixX3i& faces, bool vertex_of_a) {
+            for (std::size_t p = 0; p < points.size(); ++p) {
+                for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+                    const double gap
+                        = point_triangle_closest_offset<double>(
+                              points[p], v[static_cast<std::size_t>(faces(f, 0))],
+                              v[static_cast<std::size_t>(faces(f, 1))], v[static_cast<std::size_t>(faces(f, 2))])
+                              .norm();
+                    const RigidFeature vertex { RigidFeatureKind::VERTEX, static_cast<std::int32_t>(p) };
+                    const RigidFeature face { RigidFeatureKind::FACE, static_cast<std::int32_t>(f) };
+                    out.push_back(vertex_of_a ? PairGap { vertex, face, gap } : PairGap { face, vertex, gap });
+                }
+            }
+        };
+        vertex_faces(va, vb, b.shape.faces(), true);
+        vertex_faces(vb, va, a.shape.faces(), false);
+        const auto& ea = a.shape.edges();
+        const auto& eb = b.shape.edges();
+        for (Eigen::Index i = 0; i < ea.rows(); ++i) {
+            for (Eigen::Index j = 0; j < eb.rows(); ++j) {
+                const double gap = edge_edge_closest_offset<double, 3>(
+                                       va[static_cast<std::size_t>(ea(i, 0))], va[static_cast<std::size_t>(ea(i, 1))],
+                                       vb[static_cast<std::size_t>(eb(j, 0))], vb[static_cast<std::size_t>(eb(j, 1))])
+                                       .norm();
+                out.push_back({ { RigidFeatureKind::EDGE, static_cast<std::int32_t>(i) },
+                                { RigidFeatureKind::EDGE, static_cast<std::int32_t>(j) },
+                                gap });
+            }
+        }
+        return out;
+    }
+
+    /// Runs the query and checks it against the reference: no overlap (beyond rounding) before toi_lower, none at
+    /// all without a hit; with a hit the interval within eps, the bodies (nearly) touching at toi_upper, contacts
+    /// with unit normals, the closest one's normal separating the bodies before the contact.
+    RigidCcdResult check(const Query& q, Tally& tally, bool skip_start_overlap = true)
+    {
+        SCOPED_TRACE(q.name);
+        if (skip_start_overlap && separation_at(q.a, q.b, 0) < 0) {
+            // Overlapping at t = 0 (the random families' draws): a separate case (see StartingOverlap).
+            return {};
+        }
+        const RigidCcdResult r = rigid_time_of_contact(q.a, q.b, q.options);
+        // Whether the convex path decided (it promises every pair within its slack of the closest gap).
+        const bool convex
+            = details::convex_pair(q.a, q.b) && details::convex_time_of_contact(q.a, q.b, q.options).result;
+        ++tally.queries;
+        tally.convex += convex ? 1 : 0;
+        tally.hits += r.hit ? 1 : 0;
+        if (dumping()) {
+            std::printf(
+                "REVIEW %s convex=%d hit=%d lower=%.17g upper=%.17g contacts=%zu", q.name.c_str(), convex ? 1 : 0,
+                r.hit ? 1 : 0, r.toi_lower, r.toi_upper, r.contacts.size());
+            if (!r.contacts.empty()) {
+                const RigidContact& c = r.contacts.front();
+                std::printf(
+                    " gap=%.3g n=(%.6f %.6f %.6f) f=(%d:%d %d:%d)", c.gap, c.normal.x(), c.normal.y(), c.normal.z(),
+                    static_cast<int>(c.feature_a.kind), c.feature_a.index, static_cast<int>(c.feature_b.kind),
+                    c.feature_b.index);
+            }
+            std::printf(
+                " intervals=%lld pairs=%lld\n", static_cast<long long>(r.stats.intervals),
+                static_cast<long long>(r.stats.pair_tests));
+        }
+        const Scales sc = scales(q.a, q.b);
+        // The reference's own rounding (long double posing and projections of coordinates up to `magnitude`).
+        const Real depth = 1e-13L * std::max<Real>(sc.magnitude, 1e-300L);
+        const Real least = q.least > 0 ? q.least : 1e-4L * q.options.eps;
+        const Real end = r.hit ? static_cast<Real>(r.toi_lower) : static_cast<Real>(q.options.t_max);
+        const Advance before = advance(q.a, q.b, 0, end, depth, least, !r.hit);
+        EXPECT_FALSE(before.gave_up) << "reference gave up";
+        EXPECT_LT(before.overlap_at, 0.0L)
+            << (r.hit ? "late: overlap at " : "missed: overlap at ") << static_cast<double>(before.overlap_at)
+            << " before " << r.toi_lower << " (depth "
+            << static_cast<double>(-separation_at(q.a, q.b, before.overlap_at)) << ")";
+        if (!r.hit) {
+            EXPECT_EQ(r.toi_lower, q.options.t_max);
+            return r;
+        }
+        EXPECT_LE(r.toi_lower, r.toi_upper);
+        EXPECT_LE(r.toi_upper - r.toi_lower, q.options.eps);
+        EXPECT_LE(r.toi_upper, q.options.t_max);
+        // Within the interval's travel of touching at toi_upper.
+        const Real width = static_cast<Real>(r.toi_upper - r.toi_lower);
+        const Real at_upper = separation_at(q.a, q.b, r.toi_upper);
+        EXPECT_LE(at_upper, 2 * width * sc.closing + 1e3L * depth) << "not touching at toi_upper";
+        EXPECT_FALSE(r.contacts.empty()) << "a hit without contacts";
+        // Every pair within half the interval's travel of the closest gap at toi_upper (well inside the slack the
+        // contacts are kept within: the interval's travel and more) is reported, with the closest gap.
+        if (convex && !r.contacts.empty()) {
+            const std::vector<PairGap> gaps = pair_gaps(q.a, q.b, r.toi_upper);
+            double closest = std::numeric_limits<double>::infinity();
+            for (const PairGap& g : gaps) {
+                closest = std::min(closest, g.gap);
+            }
+            EXPECT_NEAR(r.contacts.front().gap, closest, 1e-12 * static_cast<double>(sc.magnitude) + 1e-300);
+            const double within = 0.5 * static_cast<double>(width * sc.closing);
+            for (const PairGap& g : gaps) {
+                if (g.gap > closest + within) {
+                    continue;
+                }
+                const bool reported = std::any_of(r.contacts.begin(), r.contacts.end(), [&g](const RigidContact& c) {
+                    return c.feature_a.kind == g.a.kind && c.feature_a.index == g.a.index
+                        && c.feature_b.kind == g.b.kind && c.feature_b.index == g.b.index;
+                });
+                EXPECT_TRUE(reported) << "pair (" << static_cast<int>(g.a.kind) << " " << g.a.index << ", "
+                                      << static_cast<int>(g.b.kind) << " " << g.b.index << ") at gap " << g.gap
+                                      << " (closest " << closest << ", within " << within << ") not reported";
+            }
+        }
+        bool separating = false;
+        const PosedBody pa = pose(q.a, r.toi_lower), pb = pose(q.b, r.toi_lower);
+        const Real allowance = 4 * width * sc.closing + 1e4L * depth;
+        for (const RigidContact& c : r.contacts) {
+            EXPECT_NEAR(c.normal.norm(), 1.0, 1e-9);
+            EXPECT_TRUE(c.point.allFinite());
+            EXPECT_GE(c.gap, 0.0);
+            if (c.gap <= r.contacts.front().gap + static_cast<double>(allowance)) {
+                // The normal of a pair that touches first separates the bodies (b below, a above) up to the
+                // motion within the interval.
+                separating = separating || beyond(pa, pb, c.normal.cast<Real>()) >= -allowance;
+            }
+        }
+        if (separation(pa, pb) >= 0) {
+            EXPECT_TRUE(separating) << "no contact normal separates the bodies at toi_lower";
+        }
+        return r;
+    }
+
+    RigidMotion still(const Eigen::Vector3d& at, const Eigen::Quaterniond& rotation = Eigen::Quaterniond::Identity())
+    {
+        return RigidMotion({ rotation, at }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+    }
+
+    RigidCcdOptions options(double eps = 1e-6, double t_max = 1.0)
+    {
+        RigidCcdOptions o;
+        o.eps = eps;
+        o.t_max = t_max;
+        return o;
+    }
+
+    std::string named(const char* family, int k) { return std::string(family) + "#" + std::to_string(k); }
+
+    /// Convex hull of points in general position (incremental; faces counter-clockwise from outside), unused
+    /// points dropped.
+    RigidShape hull_solid(const std::vector<Eigen::Vector3d>& points)
+    {
+        std::vector<std::array<int, 3>> faces;
+        const auto orient = [&points](int a, int b, int c, const Eigen::Vector3d& p) {
+            const Vec x = points[static_cast<std::size_t>(a)].cast<Real>();
+            const Vec n = (points[static_cast<std::size_t>(b)].cast<Real>() - x)
+                              .cross(points[static_cast<std::size_t>(c)].cast<Real>() - x);
+            return n.dot(p.cast<Real>() - x);
+        };
+        // A first tetrahedron from points 0..3 (general position assumed), oriented outwards.
+        if (orient(0, 1, 2, points[3]) > 0) {
+            faces = { { 0, 2, 1 }, { 0, 1, 3 }, { 1, 2, 3 }, { 2, 0, 3 } };
+        } else {
+            faces = { { 0, 1, 2 }, { 0, 3, 1 }, { 1, 3, 2 }, { 2, 3, 0 } };
+        }
+        for (std::size_t p = 4; p < points.size(); ++p) {
+            std::vector<char> visible(faces.size(), 0);
+            bool any = false;
+            for (std::size_t f = 0; f < faces.size(); ++f) {
+                visible[f] = orient(faces[f][0], faces[f][1], faces[f][2], points[p]) > 1e-15L;
+                any = any || visible[f];
+            }
+            if (!any) {
+                continue;
+            }
+            // Horizon: directed sides of visible faces whose reverse belongs to a hidden face.
+            std::vector<std::array<int, 2>> sides;
+            for (std::size_t f = 0; f < faces.size(); ++f) {
+                if (!visible[f]) {
+                    continue;
+                }
+                for (int c = 0; c < 3; ++c) {
+                    const int u = faces[f][static_cast<std::size_t>(c)];
+                    const int v = faces[f][static_cast<std::size_t>((c + 1) % 3)];
+                    bool hidden = false;
+                    for (std::size_t g = 0; g < faces.size() && !hidden; ++g) {
+                        if (visible[g]) {
+                            continue;
+                        }
+                        for (int d = 0; d < 3; ++d) {
+                            if (faces[g][static_cast<std::size_t>(d)] == v
+                                && faces[g][static_cast<std::size_t>((d + 1) % 3)] == u) {
+                                hidden = true;
+                            }
+                        }
+                    }
+                    if (hidden) {
+                        sides.push_back({ u, v });
+                    }
+                }
+            }
+            std::vector<std::array<int, 3>> kept;
+            for (std::size_t f = 0; f < faces.size(); ++f) {
+                if (!visible[f]) {
+                    kept.push_back(faces[f]);
+                }
+            }
+            for (const auto& [u, v] : sides) {
+                kept.push_back({ u, v, static_cast<int>(p) });
+            }
+            faces = std::move(kept);
+        }
+        std::vector<int> index(points.size(), -1);
+        std::vector<Eigen::Vector3d> used;
+        for (auto& f : faces) {
+            for (int& c : f) {
+                if (index[static_cast<std::size_t>(c)] < 0) {
+                    index[static_cast<std::size_t>(c)] = static_cast<int>(used.size());
+                    used.push_back(points[static_cast<std::size_t>(c)]);
+                }
+                c = index[static_cast<std::size_t>(c)];
+            }
+        }
+        Eigen::MatrixX3d v(static_cast<Eigen::Index>(used.size()), 3);
+        for (std::size_t k = 0; k < used.size(); ++k) {
+            v.row(static_cast<Eigen::Index>(k)) = used[k].transpose();
+        }
+        Eigen::MatrixX3i f(static_cast<Eigen::Index>(faces.size()), 3);
+        for (std::size_t k = 0; k < faces.size(); ++k) {
+            f.row(static_cast<Eigen::Index>(k)) << faces[k][0], faces[k][1], faces[k][2];
+        }
+        return RigidShape::solid(v, f);
+    }
+
+    class Random {
+    public:
+        explicit Random(std::uint64_t seed)
+            : rng_(seed)
+        {
+        }
+        double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
+        Eigen::Vector3d vector(double scale)
+        {
+            return Eigen::Vector3d(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)) * scale;
+        }
+        Eigen::Vector3d direction()
+        {
+            std::normal_distribution<double> gauss;
+            return Eigen::Vector3d(gauss(rng_), gauss(rng_), gauss(rng_)).normalized();
+        }
+        Eigen::Quaterniond rotation()
+        {
+            std::normal_distribution<double> gauss;
+            return Eigen::Quaterniond(gauss(rng_), gauss(rng_), gauss(rng_), gauss(rng_)).normalized();
+        }
+        /// A hull of `count` points on an ellipsoid with semi-axes in [least, 2 least].
+        RigidShape hull(int count, double least)
+        {
+            const Eigen::Vector3d axes = Eigen::Vector3d::Constant(least) + vector(least).cwiseAbs();
+            std::vector<Eigen::Vector3d> points;
+            for (int k = 0; k < count; ++k) {
+                points.push_back(direction().cwiseProduct(axes));
+            }
+            return hull_solid(points);
+        }
+
+    private:
+        std::mt19937_64 rng_;
+    };
+
+    // ---------------------------------------------------------------------------------------------------------
+
+    /// Bodies that just touch and separate again, or pass within 1e-9: a translating box sliding past a corner, a
+    /// spinning rod whose tip dips into a block, at several depths; a dip must be reported.
+    TEST(ConvexReview, GrazingContacts)
+    {
+        Tally tally;
+        int k = 0;
+        for (const double depth : { 1e-9, 1e-7, 1e-4, -1e-9 }) {
+            // Translation: a cube sliding along x past another whose top is `depth` above its bottom.
+            for (const double tilt : { 0.0, 0.3 }) {
+                const Eigen::Quaterniond q(Eigen::AngleAxisd(tilt, Eigen::Vector3d::UnitX()));
+                // The tilted cubes' half height is 0.5 (cos + sin); a's lowest edge lies (cos - sin) / 2 to one side
+                // of the middle, b's highest as far to the other.
+                const double lift = std::cos(tilt) + std::sin(tilt) - depth;
+                const double shift = tilt > 0.0 ? std::cos(tilt) - std::sin(tilt) : 0.0;
+                const RigidBody a { box_solid({ 0.5, 0.5, 0.5 }),
+                                    RigidMotion({ q, { -3, shift, lift } }, { 6, 0, 0 }, { 0, 0, 0 }) };
+                const RigidBody b { box_solid({ 0.5, 0.5, 0.5 }), still({ 0, 0, 0 }, q) };
+                const RigidCcdResult r
+                    = check({ named("graze-slide", k++), a, b, options(), depth > 0 ? 1e-6 : 1e-3 }, tally);
+                if (depth > 0) {
+                    EXPECT_TRUE(r.hit) << "a dip of " << depth << " missed";
+                }
+            }
+            // Rotation: a rod of half length 1 turning about its end, its tip dipping into a block.
+            for (const double rate : { 4.0, 6.0, 60.0 }) {
+                const double reach = std::hypot(2.0, 0.01) - depth;
+                const RigidBody rod { box_solid({ 1.0, 0.01, 0.01 }),
+                                      RigidMotion(
+                                          { .translation = { 1, 0, 0 } }, Eigen::Vector3d::Zero(), { 0, 0, rate }, 1.0,
+                                          { -1, 0, 0 }) };
+                const RigidBody block { box_solid({ 0.2, 0.2, 0.2 }), still({ -reach - 0.2, 0.0, 0.0 }) };
+                const RigidCcdResult r = check({ named("graze-rod", k++), rod, block, options(), 1e-9 }, tally);
+                if (depth > 0) {
+                    EXPECT_TRUE(r.hit) << "a dip of " << depth << " missed at rate " << rate;
+                }
+                // The same with the block moving and the rod still (b moving): swap roles.
+                const RigidCcdResult swapped
+                    = check({ named("graze-rod-swapped", k++), block, rod, options(), 1e-9 }, tally);
+                if (depth > 0) {
+                    EXPECT_TRUE(swapped.hit);
+                }
+            }
+        }
+        std::printf(
+            "GrazingContacts: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits, tally.convex);
+    }
+
+    /// Edge-to-edge first contacts (cubes turned 45 degrees about crossing axes) under translation, rotation and
+    /// screw motions, either body moving.
+    TEST(ConvexReview, EdgeEdgeFirstContacts)
+    {
+        Tally tally;
+        Random random(101);
+        const Eigen::Quaterniond qa(Eigen::AngleAxisd(std::numbers::pi / 4, Eigen::Vector3d::UnitZ()));
+        const Eigen::Quaterniond qb(Eigen::AngleAxisd(std::numbers::pi / 4, Eigen::Vector3d::UnitY()));
+        const int count = scale_count(24);
+        for (int k = 0; k < count; ++k) {
+            const Eigen::Vector3d spin_a = k % 3 == 0 ? Eigen::Vector3d::Zero() : random.vector(k % 3 == 1 ? 0.5 : 4.0);
+            const Eigen::Vector3d spin_b = k % 4 == 0 ? random.vector(2.0) : Eigen::Vector3d::Zero();
+            const double y = random.uniform(-0.1, 0.1);
+            RigidBody a { box_solid({ 0.5, 0.5, 0.5 }), RigidMotion({ qa, { -2.5, y, 0 } }, { 3, 0, 0 }, spin_a) };
+            RigidBody b { box_solid({ 0.5, 0.5, 0.5 }), RigidMotion({ qb, { 0, 0, 0 } }, random.vector(0.3), spin_b) };
+            const bool swap = k % 2 == 1;
+            check({ named("edge-edge", k), swap ? b : a, swap ? a : b, options() }, tally);
+        }
+        std::printf(
+            "EdgeEdgeFirstContacts: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
+            tally.convex);
+    }
+
+    /// Aligned boxes meeting face to face (manifolds), translating, spinning about the normal, both moving.
+    TEST(ConvexReview, FaceFaceManifolds)
+    {
+        Tally tally;
+        Random random(202);
+        const int count = scale_count(24);
+        for (int k = 0; k < count; ++k) {
+            const Eigen::Vector3d spin
+                = k % 3 == 0 ? Eigen::Vector3d::Zero() : Eigen::Vector3d(random.uniform(-3, 3), 0, 0);
+            const RigidBody a {
+                box_solid(Eigen::Vector3d(0.3, 0.5, 0.5) + random.vector(0.2).cwiseAbs()),
+                RigidMotion({ .translation = Eigen::Vector3d(-2, 0, 0) + random.vector(0.2) }, { 3, 0, 0 }, spin)
+            };
+            const RigidBody b { box_solid(Eigen::Vector3d(0.3, 0.5, 0.5) + random.vector(0.2).cwiseAbs()),
+                                RigidMotion(
+                                    { .translation = random.vector(0.2) },
+                                    k % 2 == 0 ? Eigen::Vector3d::Zero() : Eigen::Vector3d(-1, 0, 0),
+                                    k % 4 == 1 ? Eigen::Vector3d(-spin.x(), 0, 0) : Eigen::Vector3d::Zero()) };
+            const RigidCcdResult r = check({ named("face-face", k), a, b, options() }, tally);
+            if (r.hit && spin.isZero()) {
+                EXPECT_GE(r.contacts.size(), 4U);
+                for (const RigidContact& c : r.contacts) {
+                    EXPECT_LT((c.normal - Eigen::Vector3d(-1, 0, 0)).norm(), 1e-6) << named("face-face", k);
+                }
+            }
+        }
+        std::printf(
+            "FaceFaceManifolds: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits, tally.convex);
+    }
+
+    /// Turns of 90 to 180 degrees and several whole turns per step, either or both bodies turning.
+    TEST(ConvexReview, LargeAnglesAndSeveralTurns)
+    {
+        Tally tally;
+        Random random(303);
+        const int count = scale_count(40);
+        for (int k = 0; k < count; ++k) {
+            const double angle = k % 4 == 0 ? random.uniform(1.5, 3.2) : random.uniform(3.2, 8.0 * std::numbers::pi);
+            const RigidShape sa = box_solid(Eigen::Vector3d(0.05, 0.05, 0.05) + random.vector(0.5).cwiseAbs());
+            const RigidShape sb = box_solid(Eigen::Vector3d(0.05, 0.05, 0.05) + random.vector(0.5).cwiseAbs());
+            const int who = k % 3; // 0: a turns, 1: b turns, 2: both
+            const RigidBody a { sa,
+                                RigidMotion(
+                                    { random.rotation(), Eigen::Vector3d(-1.5, 0, 0) + random.vector(0.3) },
+                                    who == 1 ? Eigen::Vector3d::Zero()
+                                             : Eigen::Vector3d(Eigen::Vector3d(1.5, 0, 0) + random.vector(0.3)),
+                                    who == 1 ? Eigen::Vector3d::Zero() : Eigen::Vector3d(random.direction() * angle)) };
+            const RigidBody b { sb,
+                                RigidMotion(
+                                    { random.rotation(), random.vector(0.3) },
+                                    who == 0 ? Eigen::Vector3d::Zero()
+                                             : Eigen::Vector3d(Eigen::Vector3d(-1.0, 0, 0) + random.vector(0.3)),
+                                    who == 0 ? Eigen::Vector3d::Zero() : Eigen::Vector3d(random.direction() * angle)) };
+            check({ named("large-angle", k), a, b, options() }, tally);
+        }
+        std::printf(
+            "LargeAnglesAndSeveralTurns: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
+            tally.convex);
+    }
+
+    /// The same random screw motions at tiny and huge scales and far from the origin.
+    TEST(ConvexReview, TinyAndHugeScales)
+    {
+        Tally tally;
+        for (const double scale : { 1e-5, 1e5 }) {
+            for (const double away : { 0.0, 1e3 }) {
+                Random random(404);
+                for (int k = 0; k < scale_count(8); ++k) {
+                    const Eigen::Vector3d offset = Eigen::Vector3d(away, -away, 0.5 * away) * scale;
+                    const RigidBody a {
+                        box_solid((Eigen::Vector3d(0.1, 0.1, 0.1) + random.vector(0.4).cwiseAbs()) * scale),
+                        RigidMotion(
+                            { random.rotation(), (Eigen::Vector3d(-1.5, 0, 0) + random.vector(0.3)) * scale + offset },
+                            (Eigen::Vector3d(2.5, 0, 0) + random.vector(0.3)) * scale, random.vector(3.0))
+                    };
+                    const RigidBody b { box_solid(
+                                            (Eigen::Vector3d(0.1, 0.1, 0.1) + random.vector(0.4).cwiseAbs()) * scale),
+                                        RigidMotion(
+                                            { random.rotation(), random.vector(0.3) * scale + offset },
+                                            random.vector(0.3) * scale, random.vector(2.0)) };
+                    check(
+                        { named(("scale" + std::to_string(scale) + "-" + std::to_string(away)).c_str(), k), a, b,
+                          options() },
+                        tally);
+                }
+            }
+        }
+        std::printf(
+            "TinyAndHugeScales: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits, tally.convex);
+    }
+
+    /// Bodies touching at t = 0 (approaching, leaving, sliding), contacts exactly at t = 1 and at t_max.
+    TEST(ConvexReview, TouchingAtStartAndContactAtTheEnd)
+    {
+        Tally tally;
+        int k = 0;
+        const RigidShape cube = box_solid({ 0.5, 0.5, 0.5 });
+        for (const Eigen::Vector3d& v :
+             { Eigen::Vector3d(1, 0, 0), Eigen::Vector3d(-1, 0, 0), Eigen::Vector3d(0, 1, 0) }) {
+            for (const Eigen::Vector3d& w :
+                 { Eigen::Vector3d(0, 0, 0), Eigen::Vector3d(0, 0, 2), Eigen::Vector3d(1, 0, 0) }) {
+                const RigidBody a { cube, RigidMotion({ .translation = { -1, 0.2, 0 } }, v, w) };
+                const RigidBody b { cube, still({ 0, 0, 0 }) };
+                const RigidCcdResult r = check({ named("touch-at-0", k++), a, b, options() }, tally, false);
+                EXPECT_TRUE(r.hit);
+                EXPECT_EQ(r.toi_lower, 0.0);
+            }
+        }
+        // Meeting exactly at t = 1 (and at t_max = 0.5 with twice the speed), and 1e-12 short of it.
+        for (const double t_max : { 1.0, 0.5 }) {
+            for (const double shortfall : { 0.0, 1e-12, -1e-12 }) {
+                const RigidBody a {
+                    cube,
+                    RigidMotion({ .translation = { -3, 0.3, 0 } }, { 2.0 / t_max * (1 - shortfall), 0, 0 }, { 0, 0, 0 })
+                };
+                const RigidBody b { cube, still({ 0, 0, 0 }) };
+                const RigidCcdResult r = check({ named("contact-at-end", k++), a, b, options(1e-6, t_max) }, tally);
+                if (shortfall <= 0.0) {
+                    EXPECT_TRUE(r.hit);
+                }
+            }
+        }
+        std::printf(
+            "TouchingAtStartAndContactAtTheEnd: %d queries, %d hits, %d by the convex path\n", tally.queries,
+            tally.hits, tally.convex);
+    }
+
+    /// Thin slabs and long rods (100 x 0.01) spinning into boxes and slabs, either moving.
+    TEST(ConvexReview, ThinSlabsAndLongRods)
+    {
+        Tally tally;
+        Random random(505);
+        const RigidShape slab = box_solid({ 1.0, 1.0, 1e-4 });
+        const RigidShape rod = box_solid({ 50.0, 0.005, 0.005 });
+        const RigidShape block = box_solid({ 0.5, 0.5, 0.5 });
+        for (int k = 0; k < scale_count(24); ++k) {
+            if (k % 2 == 0) {
+                const RigidBody a { slab,
+                                    RigidMotion(
+                                        { random.rotation(), Eigen::Vector3d(0, 0, 2) + random.vector(0.3) },
+                                        { 0, 0, -3 }, random.vector(k % 4 == 0 ? 0.0 : 3.0)) };
+                const RigidBody b {
+                    slab, RigidMotion({ random.rotation(), random.vector(0.3) }, random.vector(0.5), random.vector(1.0))
+                };
+                check({ named("slab", k), a, b, options() }, tally);
+            } else {
+                // The rod turns about its centre; its end sweeps 50 * angle.
+                const double angle = random.uniform(0.5, 7.0);
+                const RigidBody a { rod,
+                                    RigidMotion(
+                                        { random.rotation(), random.vector(1.0) }, random.vector(1.0),
+                                        random.direction() * angle) };
+                const Eigen::Vector3d where = random.direction() * random.uniform(10.0, 49.0);
+                const RigidBody b { k % 4 == 1 ? block : slab,
+                                    RigidMotion({ random.rotation(), where }, random.vector(0.5), random.vector(0.5)) };
+                check({ named("rod", k), k % 3 == 0 ? b : a, k % 3 == 0 ? a : b, options() }, tally);
+            }
+        }
+        std::printf(
+            "ThinSlabsAndLongRods: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
+            tally.convex);
+    }
+
+    /// Hulls of random point clouds (up to 256 vertices: the convex path's limit) against boxes and each other.
+    TEST(ConvexReview, HullsOfPointClouds)
+    {
+        Tally tally;
+        Random random(606);
+        for (int k = 0; k < scale_count(6); ++k) {
+            const int count_a = std::array<int, 4> { 8, 20, 48, 256 }[static_cast<std::size_t>(k % 4)];
+            const RigidShape sa = random.hull(count_a, 0.3);
+            ASSERT_TRUE(sa.mesh_data().convex) << count_a;
+            const bool box = k % 4 == 3 || k % 3 == 0;
+            const RigidShape sb = box ? box_solid(Eigen::Vector3d(0.2, 0.3, 0.4)) : random.hull(12 + k, 0.3);
+            ASSERT_TRUE(sb.mesh_data().convex);
+            const RigidBody a { sa,
+                                RigidMotion(
+                                    { random.rotation(), Eigen::Vector3d(-2, 0, 0) + random.vector(0.4) },
+                                    Eigen::Vector3d(2.5, 0, 0) + random.vector(0.3),
+                                    random.vector(k % 2 == 0 ? 1.0 : 6.0)) };
+            const RigidBody b {
+                sb, RigidMotion({ random.rotation(), random.vector(0.3) }, random.vector(0.3), random.vector(2.0))
+            };
+            check({ named("hull", k), a, b, options() }, tally);
+        }
+        std::printf(
+            "HullsOfPointClouds: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
+            tally.convex);
+    }
+
+    /// Pre-existing (main 23772a3 answers the same): two cubes whose surfaces cross at t = 0 with neither body's
+    /// representative vertex inside the other (ContactSearch::starts_inside tests one vertex per component) are
+    /// reported touching only when a vertex-face or edge-edge pair next meets, not at t = 0. Disabled: not from
+    /// the convex path's changes; run with --gtest_also_run_disabled_tests.
+    TEST(ConvexReview, DISABLED_StartingOverlapIsAContactAtZero)
+    {
+        Tally tally;
+        // ConvexReview.LargeAnglesAndSeveralTurns' draw 22 (a vertex of each box inside the other at t = 0).
+        const RigidBody a { box_solid({ 0.42503213269374934, 0.41694868961695419, 0.36879999559410809 }),
+                            still(
+                                { -1.2040916026063944, 0.25372261839374849, 0.22682922619668344 },
+                                Eigen::Quaterniond(
+                                    -0.30317363052534674, 0.37048462829342327, -0.16180486199236263,
+                                    0.86292877839830862)) };
+        const RigidBody b {
+            box_solid({ 0.16963872336086516, 0.43130987467988208, 0.41605483041562014 }),
+            RigidMotion(
+                { Eigen::Quaterniond(
+                      0.37141789497624522, 0.73856439764440351, -0.50587544378031857, -0.24629537795833692),
+                  { -0.20016405199799581, 0.15202216368315782, 0.16116493494787199 } },
+                { -0.70772638003372967, -0.22248343350826774, 0.27367957088425848 },
+                { 2.6531794277763576, 14.438508411543403, 9.0526433359767928 })
+        };
+        ASSERT_LT(separation_at(a, b, 0), -0.05L);
+        const RigidCcdResult r = check({ "start-overlap", a, b, options() }, tally, false);
+        EXPECT_TRUE(r.hit);
+        EXPECT_EQ(r.toi_lower, 0.0); // reported: 0.0072372667396112863 (branch and main alike)
+        // With b at rest too.
+        const RigidBody b_still { b.shape, still(b.motion.start().translation, b.motion.start().rotation) };
+        const RigidCcdResult r_still = check({ "start-overlap-still", a, b_still, options() }, tally, false);
+        EXPECT_TRUE(r_still.hit);
+        EXPECT_EQ(r_still.toi_lower, 0.0);
+    }
+
+} // namespace
+} // namespace ccdkit
