@@ -5,6 +5,7 @@
 // squared distance exceeds min_distance^2 at every sampled time in [0, toi] (t_max when separated), the
 // samples including the times where the family puts its closest approach; for point-point the exact minimum
 // over [0, toi] is checked. CCDKIT_ADDITIVE_REVIEW_PAIRS sets the pairs per family (default 100).
+#include "narrow/ccd_test_support.hpp"
 #include "narrow/details/additive_stepping.hpp"
 #include "narrow/details/axis_separation.hpp"
 #include "support/env_count.hpp"
@@ -25,6 +26,7 @@
 #include <vector>
 
 using namespace ccdkit;
+namespace test = ccdkit::test;
 
 namespace {
 
@@ -859,4 +861,31 @@ TEST(AdditiveReview, CertificatesAtTheirCriticalMinDistance)
         std::printf("%s: least slack %.3Lg ulps of the largest coordinate\n", certificate_names[k], least_slack[k]);
     }
     std::printf("%zu critical min_distances checked\n", checked);
+}
+
+TEST(AdditiveReview, ExactCcdAgreesWithTheOracleNearTheBoundaries)
+{
+    // The exact CCD driver settles pairs with the same two-ended separation test (ccd_driver.hpp): on the same
+    // families with min_distance 0 (touching exactly, or a few ulps apart, at t = 0 or at t = 1; sliding in
+    // contact), its verdict must match the exact oracle's.
+    Generator g(0x5e18);
+    const std::size_t count = std::max<std::size_t>(pairs_per_family() / 4, 10);
+    std::size_t checked = 0;
+    for (const Kind kind : { Kind::VF, Kind::EE }) {
+        for (int family = 0; family < 3; ++family) {
+            for (std::size_t i = 0; i < count; ++i) {
+                double s = 0.0;
+                Case c = family == 0 ? g.axis_boundary(kind, s, false)
+                    : family == 1    ? g.sliding(kind, s, false)
+                                     : g.pass(kind, s, false);
+                g.maybe_degenerate(c);
+                Generator::scale(c, s, g.exponent());
+                const test::Points x { c.x0[0],     c.x0[1],     c.x0[2],     c.x0[3],
+                                       c.second[0], c.second[1], c.second[2], c.second[3] };
+                EXPECT_TRUE(test::agrees_with_oracle(kind == Kind::VF, x));
+                ++checked;
+            }
+        }
+    }
+    std::printf("%zu exact queries checked against the oracle\n", checked);
 }
