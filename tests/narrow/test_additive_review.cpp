@@ -4,7 +4,7 @@
 // boundary, every answer checked against exact rational (GMP) distances. A time toi is safe when the exact
 // squared distance exceeds min_distance^2 at every sampled time in [0, toi] (t_max when separated), the
 // samples including the times where the family puts its closest approach; for point-point the exact minimum
-// over [0, toi] is checked. CCDKIT_ADDITIVE_REVIEW_PAIRS sets the pairs per family (default 100).
+// over [0, toi] is checked. CCDKIT_ADDITIVE_REVIEW_PAIRS sets the pairs per family (default 50).
 #include "narrow/ccd_test_support.hpp"
 #include "narrow/details/additive_stepping.hpp"
 #include "narrow/details/axis_separation.hpp"
@@ -602,7 +602,7 @@ struct Generator {
     }
 };
 
-std::size_t pairs_per_family() { return ccdkit::test::count_from_env("CCDKIT_ADDITIVE_REVIEW_PAIRS", 100); }
+std::size_t pairs_per_family() { return ccdkit::test::count_from_env("CCDKIT_ADDITIVE_REVIEW_PAIRS", 50); }
 
 struct Tally {
     std::size_t pairs = 0, separated = 0, hits = 0, axis = 0, failures = 0;
