@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "narrow/details/simplex_intersection.hpp"
 #include "rigid/details/contact_geometry.hpp"
 #include "rigid/details/contact_searches.hpp"
 #include "rigid/details/feature_pair.hpp"
@@ -9,12 +10,14 @@
 #include "rigid/details/solid_containment.hpp"
 #include "rigid/details/swept_tree_pairs.hpp"
 
+#include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/narrow/additive_ccd.hpp>
 #include <ccdkit/narrow/edge_edge_ccd.hpp>
 #include <ccdkit/narrow/vertex_face_ccd.hpp>
 #include <ccdkit/rigid/rigid_contact.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -53,6 +56,33 @@ namespace {
         return std::max(sa, std::nextafter(std::nextafter(t, -1.0), -1.0));
     }
 
+    /// Whether a closed segment and a closed triangle (points 0-1 and 2-4) meet, decided exactly on the
+    /// coordinates given.
+    bool segment_meets_triangle(const std::array<const Eigen::Vector3d*, 5>& points)
+    {
+        // Scaled by a power of two to |x| < 1 the fast filter applies; the scaling must be exact (no
+        // subnormals), else the exact stage decides on the coordinates as given.
+        double largest = 0.0;
+        for (const Eigen::Vector3d* p : points) {
+            largest = std::max(largest, p->cwiseAbs().maxCoeff());
+        }
+        int exponent = 0;
+        std::frexp(largest, &exponent);
+        const bool exact = std::all_of(points.begin(), points.end(), [exponent](const Eigen::Vector3d* p) {
+            return p->unaryExpr([exponent](double x) { return std::ldexp(std::ldexp(x, -exponent), exponent); }) == *p;
+        });
+        const int shift = exact ? exponent : 0;
+        std::array<details::Simplex, 2> simplices;
+        for (std::size_t k = 0; k < points.size(); ++k) {
+            details::Simplex& s = simplices[k < 2 ? 0 : 1];
+            const Eigen::Vector3d& p = *points[k];
+            s.vertex[static_cast<std::size_t>(s.size++)].x
+                = { std::ldexp(p[0], -shift), std::ldexp(p[1], -shift), std::ldexp(p[2], -shift), 0.0 };
+        }
+        details::SimplexIntersection intersection(3, exact);
+        return intersection.intersect(simplices[0], simplices[1]);
+    }
+
     class ContactSearch {
     public:
         ContactSearch(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options)
@@ -68,27 +98,119 @@ namespace {
 
         RigidCcdResult run()
         {
-            const std::optional<Found> found = starts_inside() ? Found { 0.0, 0.0, {}, 0.0 } : search();
+            std::optional<Found> found = surfaces_cross();
+            if (!found) {
+                found = starts_inside();
+            }
+            if (!found) {
+                found = search();
+            }
             return details::result_of(found, options_.t_max, stats_, [this](const Found& f) { return contacts_at(f); });
         }
 
     private:
-        /// A body with a part inside a solid other body (a whole connected component, so that no surfaces touch)
-        /// touches it at t = 0.
-        bool starts_inside() const
+        /// Surfaces that meet at t = 0 touch then (solids or not); the search below only sees features coming
+        /// into contact, and a crossing may leave every component's representative vertex outside the other
+        /// body. Two closed triangles meet iff a side of one meets the other, so testing every face pair whose
+        /// boxes overlap at t = 0 (the broad phase over [0, 0]) is complete on the rounded poses; poses that
+        /// rounding separated by less than the separation are still found at t = 0 by the search's margin.
+        /// Every feature pair of the faces that meet becomes a contact.
+        std::optional<Found> surfaces_cross()
         {
-            const auto vertex_inside = [](const RigidBody& body, const RigidBody& solid) {
+            set_interval(0.0, 0.0);
+            if (bodies_apart()) {
+                return std::nullopt;
+            }
+            const auto& moving = a_in_b_.shape();
+            const auto& fixed = a_in_b_.fixed();
+            std::vector<FeaturePair> pairs;
+            tree_pairs_.for_each_face_pair(
+                a_in_b_,
+                [&](std::int32_t fa, std::int32_t fb) {
+                    if (!faces_meet(fa, fb)) {
+                        return;
+                    }
+                    for (int c = 0; c < 3; ++c) {
+                        pairs.push_back({ PairKind::VERTEX_FACE, moving.faces(fa, c), fb });
+                        pairs.push_back({ PairKind::FACE_VERTEX, fa, fixed.faces(fb, c) });
+                        for (int d = 0; d < 3; ++d) {
+                            pairs.push_back({ PairKind::EDGE_EDGE, moving.face_edges(fa, c), fixed.face_edges(fb, d) });
+                        }
+                    }
+                },
+                [] { return false; });
+            if (pairs.empty()) {
+                return std::nullopt;
+            }
+            ++stats_.intervals;
+            return Found { 0.0, 0.0, std::move(pairs), 0.0 };
+        }
+
+        /// Whether face fa of a and face fb of b meet at t = 0 (a's vertices in b's coordinates).
+        bool faces_meet(std::int32_t fa, std::int32_t fb)
+        {
+            ++stats_.pair_tests;
+            const auto& moving = a_in_b_.shape();
+            const auto& fixed = a_in_b_.fixed();
+            std::array<Eigen::Vector3d, 3> x, y;
+            for (int c = 0; c < 3; ++c) {
+                x[static_cast<std::size_t>(c)] = a_in_b_.start(moving.faces(fa, c));
+                y[static_cast<std::size_t>(c)] = fixed.vertices.row(fixed.faces(fb, c)).transpose();
+            }
+            for (std::size_t c = 0; c < 3; ++c) {
+                const std::size_t d = (c + 1) % 3;
+                if (segment_meets_triangle({ &x[c], &x[d], &y[0], &y[1], &y[2] })
+                    || segment_meets_triangle({ &y[c], &y[d], &x[0], &x[1], &x[2] })) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /// A body with a part inside a solid other body (a whole connected component, once no surfaces meet)
+        /// touches it at t = 0; the contact is the inside vertex against the solid's nearest face.
+        std::optional<Found> starts_inside() const
+        {
+            const auto vertex_inside = [](const RigidBody& body, const RigidBody& solid) -> std::optional<FeaturePair> {
                 if (!solid.shape.is_solid()) {
-                    return false;
+                    return std::nullopt;
                 }
                 const RelativeMotion motion(body.motion, solid.motion);
-                const auto& representatives = body.shape.mesh_data().component_vertices;
-                return std::any_of(representatives.begin(), representatives.end(), [&](std::int32_t v) {
+                const auto& vertices = solid.shape.vertices();
+                const auto& faces = solid.shape.faces();
+                for (const std::int32_t v : body.shape.mesh_data().component_vertices) {
                     const Eigen::Vector3d p = motion.point_at(body.shape.vertices().row(v).transpose(), 0.0);
-                    return details::inside_solid(p, solid.shape.vertices(), solid.shape.faces());
-                });
+                    if (!details::inside_solid(p, vertices, faces)) {
+                        continue;
+                    }
+                    std::int32_t nearest = 0;
+                    double distance = std::numeric_limits<double>::infinity();
+                    for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+                        const double d
+                            = point_triangle_closest_offset<double>(
+                                  p, vertices.row(faces(f, 0)).transpose(), vertices.row(faces(f, 1)).transpose(),
+                                  vertices.row(faces(f, 2)).transpose())
+                                  .norm();
+                        if (d < distance) {
+                            distance = d;
+                            nearest = static_cast<std::int32_t>(f);
+                        }
+                    }
+                    return FeaturePair { PairKind::VERTEX_FACE, v, nearest };
+                }
+                return std::nullopt;
             };
-            return vertex_inside(a_, b_) || vertex_inside(b_, a_);
+            std::optional<FeaturePair> pair = vertex_inside(a_, b_);
+            if (!pair) {
+                pair = vertex_inside(b_, a_);
+                if (pair) {
+                    *pair = { PairKind::FACE_VERTEX, pair->b, pair->a };
+                }
+            }
+            if (!pair) {
+                return std::nullopt;
+            }
+            return Found { 0.0, 0.0, { *pair }, 0.0 };
         }
 
         std::optional<Found> search()

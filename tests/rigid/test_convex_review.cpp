@@ -901,11 +901,11 @@ namespace {
         }
     }
 
-    /// Pre-existing (main 23772a3 answers the same): two cubes whose surfaces cross at t = 0 with neither body's
-    /// representative vertex inside the other (ContactSearch::starts_inside tests one vertex per component) are
-    /// reported touching only when a vertex-face or edge-edge pair next meets, not at t = 0. Disabled: not from
-    /// the convex path's changes; run with --gtest_also_run_disabled_tests.
-    TEST(ConvexReview, DISABLED_StartingOverlapIsAContactAtZero)
+    /// Was pre-existing (main 23772a3 answered the same): two cubes whose surfaces cross at t = 0 with neither
+    /// body's representative vertex inside the other (ContactSearch::starts_inside tests one vertex per component)
+    /// were reported touching only when a vertex-face or edge-edge pair next met, not at t = 0. Fixed by testing
+    /// the faces that overlap at t = 0 for crossing (ContactSearch::surfaces_cross).
+    TEST(ConvexReview, StartingOverlapIsAContactAtZero)
     {
         Tally tally;
         // ConvexReview.LargeAnglesAndSeveralTurns' draw 22 (a vertex of each box inside the other at t = 0).
@@ -927,7 +927,7 @@ namespace {
         ASSERT_LT(separation_at(a, b, 0), -0.05L);
         const RigidCcdResult r = check({ "start-overlap", a, b, options() }, tally, false);
         EXPECT_TRUE(r.hit);
-        EXPECT_EQ(r.toi_lower, 0.0); // reported: 0.0072372667396112863 (branch and main alike)
+        EXPECT_EQ(r.toi_lower, 0.0); // reported 0.0072372667396112863 before the t = 0 surface crossing test
         // With b at rest too.
         const RigidBody b_still { b.shape, still(b.motion.start().translation, b.motion.start().rotation) };
         const RigidCcdResult r_still = check({ "start-overlap-still", a, b_still, options() }, tally, false);

@@ -212,6 +212,24 @@ namespace {
             return test_info.param == RigidCcdMethod::CONSERVATIVE ? "Conservative" : "Chord";
         });
 
+    RigidShape rigid_shape(const TriangleMesh& mesh, bool solid)
+    {
+        return solid ? RigidShape::solid(mesh.vertices, mesh.faces) : RigidShape::mesh(mesh.vertices, mesh.faces);
+    }
+
+    /// A start-overlap answer: a hit at 0 with at least one contact, each with a finite point and a unit normal.
+    void expect_contact_at_zero(const RigidCcdResult& r)
+    {
+        ASSERT_TRUE(r.hit);
+        EXPECT_EQ(r.toi_lower, 0.0);
+        EXPECT_EQ(r.toi_upper, 0.0);
+        ASSERT_FALSE(r.contacts.empty());
+        for (const RigidContact& c : r.contacts) {
+            EXPECT_TRUE(c.point.allFinite());
+            EXPECT_NEAR(c.normal.norm(), 1.0, 1e-12);
+        }
+    }
+
     TEST(RigidContact, TouchingAndNestedBodiesTouchAtTheStart)
     {
         const RigidBody a { box_solid({ 0.5, 0.5, 0.5 }), still({ -1.0, 0, 0 }) };
@@ -225,6 +243,9 @@ namespace {
         EXPECT_TRUE(rigid_time_of_contact(inner, outer).hit);
         EXPECT_TRUE(rigid_time_of_contact(outer, inner).hit);
         EXPECT_EQ(rigid_time_of_contact(outer, inner).toi_upper, 0.0);
+        // Nested without touching: the inside vertex against the solid's nearest face is the contact.
+        expect_contact_at_zero(rigid_time_of_contact(inner, outer));
+        expect_contact_at_zero(rigid_time_of_contact(outer, inner));
         // As open surfaces (not solids) nested boxes never touch.
         const TriangleMesh small = box_mesh({ 0.1, 0.1, 0.1 });
         const RigidBody inner_surface { RigidShape::mesh(small.vertices, small.faces), inner.motion };
@@ -293,8 +314,71 @@ namespace {
         const RigidBody big { box_solid({ 2, 2, 2 }), still({ 0, 0, 0 }) };
         for (const TriangleMesh* mesh : { &two, &stray }) {
             const RigidBody inner { RigidShape::solid(mesh->vertices, mesh->faces), still({ 0, 0, 0 }) };
-            EXPECT_TRUE(rigid_time_of_contact(inner, big).hit);
-            EXPECT_TRUE(rigid_time_of_contact(big, inner).hit);
+            expect_contact_at_zero(rigid_time_of_contact(inner, big));
+            expect_contact_at_zero(rigid_time_of_contact(big, inner));
+        }
+    }
+
+    TEST(RigidContact, SurfacesCrossingAtTheStartTouchAtZero)
+    {
+        // Review finding: crossing surfaces with every component's representative vertex outside the other body
+        // were reported only when some feature pair next met (or never), not at t = 0.
+        const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
+        // Two bars crossed like a plus sign: no vertex of either is inside the other (convex solids).
+        const RigidBody bar_x { box_solid({ 2, 0.1, 0.1 }), still(zero) };
+        const RigidBody bar_y { box_solid({ 0.1, 2, 0.2 }), RigidMotion({}, { 0, 0, 3 }, zero) };
+        for (const auto method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
+            expect_contact_at_zero(rigid_time_of_contact(bar_x, bar_y, with_method(method)));
+            expect_contact_at_zero(rigid_time_of_contact(bar_y, bar_x, with_method(method)));
+        }
+        // A thin rod through a torus's tube, between two rings of vertices (rings every 15 degrees, the rod at
+        // 7.5): non-convex, and again no vertex inside the other body. As solids and as open soups, at rest or
+        // moving apart along the rod.
+        const TriangleMesh ring = torus_mesh(2.0, 0.5, 24, 12);
+        const TriangleMesh rod = box_mesh({ 0.05, 0.05, 3 });
+        const double angle = 7.5 * std::numbers::pi / 180;
+        const Eigen::Vector3d through_tube(2 * std::cos(angle), 2 * std::sin(angle), 0);
+        for (Eigen::Index v = 0; v < ring.vertices.rows(); ++v) {
+            const Eigen::Vector3d offset = ring.vertices.row(v).transpose() - through_tube;
+            ASSERT_GT(offset.head<2>().cwiseAbs().maxCoeff(), 0.05);
+        }
+        for (const bool solid : { true, false }) {
+            SCOPED_TRACE(solid ? "solids" : "soups");
+            const RigidBody torus { rigid_shape(ring, solid), still(zero) };
+            for (const Eigen::Vector3d& velocity : { Eigen::Vector3d(zero), Eigen::Vector3d(0, 0, 1) }) {
+                const RigidBody through { rigid_shape(rod, solid),
+                                          RigidMotion({ .translation = through_tube }, velocity, zero) };
+                for (const auto method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
+                    expect_contact_at_zero(rigid_time_of_contact(through, torus, with_method(method)));
+                    expect_contact_at_zero(rigid_time_of_contact(torus, through, with_method(method)));
+                }
+            }
+        }
+    }
+
+    TEST(RigidContact, NearbyBodiesApartAtTheStartTouchLater)
+    {
+        // The rod through the torus's hole, a hair from its inner side, moving towards it: the contact is later
+        // than 0, and the surfaces are apart before it and (about) meet at it.
+        const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
+        const TriangleMesh ring = torus_mesh(2.0, 0.5, 24, 12);
+        const TriangleMesh rod = box_mesh({ 0.05, 0.05, 3 });
+        for (const bool solid : { true, false }) {
+            SCOPED_TRACE(solid ? "solids" : "soups");
+            const RigidBody torus { rigid_shape(ring, solid), still(zero) };
+            // The inner side is at x >= 1.5 cos(7.5 degrees) > 1.487 near y = 0: a gap of at least 0.01.
+            const RigidBody rod_body { rigid_shape(rod, solid),
+                                       RigidMotion({ .translation = { 1.427, 0, 0 } }, { 0.1, 0, 0 }, zero) };
+            ASSERT_GT(surface_distance(rod_body, torus, 0.0), 0.009);
+            for (const auto method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
+                const RigidCcdResult r = rigid_time_of_contact(rod_body, torus, with_method(method));
+                ASSERT_TRUE(r.hit);
+                EXPECT_GT(r.toi_lower, 0.09);
+                EXPECT_LT(r.toi_upper, 0.3);
+                EXPECT_GT(surface_distance(rod_body, torus, r.toi_lower), 0.0);
+                EXPECT_LT(surface_distance(rod_body, torus, r.toi_upper), 1e-3);
+                EXPECT_FALSE(r.contacts.empty());
+            }
         }
     }
 

@@ -30,16 +30,52 @@ public:
     /// the interval).
     std::optional<std::vector<FeaturePair>> find(MovingSide& side, std::size_t limit)
     {
-        ++current_;
         const auto& moving = side.shape();
         const auto& fixed = side.fixed();
-        const auto& nodes_a = moving.tree.nodes();
-        const auto& nodes_b = fixed.tree.nodes();
         std::vector<FeaturePair> pairs;
+        const bool complete = for_each_face_pair(
+            side,
+            [&](std::int32_t fa, std::int32_t fb) {
+                // Each vertex and edge only from the face that owns it: every pair once, no sorting.
+                const auto owned = [](const std::vector<std::uint8_t>& bits, std::int32_t face, int c) {
+                    return (bits[static_cast<std::size_t>(face)] >> c & 1U) != 0;
+                };
+                for (int c = 0; c < 3; ++c) {
+                    if (owned(moving.owned_vertices, fa, c)) {
+                        pairs.push_back({ PairKind::VERTEX_FACE, moving.faces(fa, c), fb });
+                    }
+                    if (owned(fixed.owned_vertices, fb, c)) {
+                        pairs.push_back({ PairKind::FACE_VERTEX, fa, fixed.faces(fb, c) });
+                    }
+                    if (!owned(moving.owned_edges, fa, c)) {
+                        continue;
+                    }
+                    for (int d = 0; d < 3; ++d) {
+                        if (owned(fixed.owned_edges, fb, d)) {
+                            pairs.push_back({ PairKind::EDGE_EDGE, moving.face_edges(fa, c), fixed.face_edges(fb, d) });
+                        }
+                    }
+                }
+            },
+            [&] { return pairs.size() > limit; });
+        if (!complete) {
+            return std::nullopt;
+        }
+        return pairs;
+    }
+
+    /// Calls `visit(moving_face, fixed_face)` for every pair of faces whose boxes overlap (the moving face's swept
+    /// over the side's interval, grown by its separation), unless `stop()` turns true first (checked per node
+    /// pair); whether it did not.
+    template <class Visit, class Stop> bool for_each_face_pair(MovingSide& side, Visit&& visit, Stop&& stop)
+    {
+        ++current_;
+        const auto& nodes_a = side.shape().tree.nodes();
+        const auto& nodes_b = side.fixed().tree.nodes();
         std::vector<std::pair<std::int32_t, std::int32_t>> stack { { 0, 0 } };
         while (!stack.empty()) {
-            if (pairs.size() > limit) {
-                return std::nullopt;
+            if (stop()) {
+                return false;
             }
             const auto [na, nb] = stack.back();
             stack.pop_back();
@@ -49,7 +85,7 @@ public:
                 continue;
             }
             if (node_a.count > 0 && node_b.count > 0) {
-                add_leaf_pairs(side, node_a, node_b, pairs);
+                visit_leaves(side, node_a, node_b, visit);
             } else if (node_b.count > 0 || (node_a.count == 0 && volume(node_a.box) >= volume(node_b.box))) {
                 stack.push_back({ na + 1, nb });
                 stack.push_back({ node_a.first, nb });
@@ -58,7 +94,7 @@ public:
                 stack.push_back({ na, node_b.first });
             }
         }
-        return pairs;
+        return true;
     }
 
 private:
@@ -84,8 +120,8 @@ private:
         return sweeps_[k];
     }
 
-    static void add_leaf_pairs(
-        MovingSide& side, const FaceTree::Node& leaf_a, const FaceTree::Node& leaf_b, std::vector<FeaturePair>& out)
+    template <class Visit>
+    static void visit_leaves(MovingSide& side, const FaceTree::Node& leaf_a, const FaceTree::Node& leaf_b, Visit& visit)
     {
         const auto& moving = side.shape();
         const auto& fixed = side.fixed();
@@ -102,28 +138,8 @@ private:
             const Aabb face_sweep { lo - grow, hi + grow };
             for (std::int32_t j = leaf_b.first; j < leaf_b.first + leaf_b.count; ++j) {
                 const std::int32_t fb = fixed.tree.order()[static_cast<std::size_t>(j)];
-                if (!overlaps(face_sweep, fixed.tree.face_boxes()[static_cast<std::size_t>(fb)])) {
-                    continue;
-                }
-                // Each vertex and edge only from the face that owns it: every pair once, no sorting.
-                const auto owned = [](const std::vector<std::uint8_t>& bits, std::int32_t face, int c) {
-                    return (bits[static_cast<std::size_t>(face)] >> c & 1U) != 0;
-                };
-                for (int c = 0; c < 3; ++c) {
-                    if (owned(moving.owned_vertices, fa, c)) {
-                        out.push_back({ PairKind::VERTEX_FACE, moving.faces(fa, c), fb });
-                    }
-                    if (owned(fixed.owned_vertices, fb, c)) {
-                        out.push_back({ PairKind::FACE_VERTEX, fa, fixed.faces(fb, c) });
-                    }
-                    if (!owned(moving.owned_edges, fa, c)) {
-                        continue;
-                    }
-                    for (int d = 0; d < 3; ++d) {
-                        if (owned(fixed.owned_edges, fb, d)) {
-                            out.push_back({ PairKind::EDGE_EDGE, moving.face_edges(fa, c), fixed.face_edges(fb, d) });
-                        }
-                    }
+                if (overlaps(face_sweep, fixed.tree.face_boxes()[static_cast<std::size_t>(fb)])) {
+                    visit(fa, fb);
                 }
             }
         }
