@@ -9,6 +9,7 @@
 // Environment (exploration only; the defaults keep the test to a few seconds): CCDKIT_REVIEW_SCALE multiplies the
 // random families' counts; CCDKIT_REVIEW_DUMP=1 prints every query's answer (%.17g) for comparing two builds.
 
+#include "pair_gaps.hpp"
 #include "rigid/details/contact_searches.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
 
@@ -33,6 +34,10 @@
 
 namespace ccdkit {
 namespace {
+
+    using test_support::pair_gaps;
+    using test_support::PairGap;
+    using test_support::posed;
 
     using Real = long double;
     using Vec = Eigen::Matrix<Real, 3, 1>;
@@ -223,58 +228,6 @@ namespace {
         int hits = 0;
         int convex = 0; ///< answered by the convex path
     };
-
-    /// Every vertex-face, face-vertex and edge-edge pair's gap at time s (posed by the motion's point_at, as
-    /// RigidContact names the features), by brute force.
-    struct PairGap {
-        RigidFeature a;
-        RigidFeature b;
-        double gap;
-    };
-    std::vector<PairGap> pair_gaps(const RigidBody& a, const RigidBody& b, double s)
-    {
-        const auto posed = [s](const RigidBody& body) {
-            std::vector<Eigen::Vector3d> out;
-            for (Eigen::Index v = 0; v < body.shape.vertices().rows(); ++v) {
-                out.push_back(body.motion.point_at(body.shape.vertices().row(v).transpose(), s));
-            }
-            return out;
-        };
-        const std::vector<Eigen::Vector3d> va = posed(a), vb = posed(b);
-        std::vector<PairGap> out;
-        const auto vertex_faces = [&out](
-                                      const std::vector<Eigen::Vector3d>& points, const std::vector<Eigen::Vector3d>& v,
-                                      const Eigen::MatrixX3i& faces, bool vertex_of_a) {
-            for (std::size_t p = 0; p < points.size(); ++p) {
-                for (Eigen::Index f = 0; f < faces.rows(); ++f) {
-                    const double gap
-                        = point_triangle_closest_offset<double>(
-                              points[p], v[static_cast<std::size_t>(faces(f, 0))],
-                              v[static_cast<std::size_t>(faces(f, 1))], v[static_cast<std::size_t>(faces(f, 2))])
-                              .norm();
-                    const RigidFeature vertex { RigidFeatureKind::VERTEX, static_cast<std::int32_t>(p) };
-                    const RigidFeature face { RigidFeatureKind::FACE, static_cast<std::int32_t>(f) };
-                    out.push_back(vertex_of_a ? PairGap { vertex, face, gap } : PairGap { face, vertex, gap });
-                }
-            }
-        };
-        vertex_faces(va, vb, b.shape.faces(), true);
-        vertex_faces(vb, va, a.shape.faces(), false);
-        const auto& ea = a.shape.edges();
-        const auto& eb = b.shape.edges();
-        for (Eigen::Index i = 0; i < ea.rows(); ++i) {
-            for (Eigen::Index j = 0; j < eb.rows(); ++j) {
-                const double gap = edge_edge_closest_offset<double, 3>(
-                                       va[static_cast<std::size_t>(ea(i, 0))], va[static_cast<std::size_t>(ea(i, 1))],
-                                       vb[static_cast<std::size_t>(eb(j, 0))], vb[static_cast<std::size_t>(eb(j, 1))])
-                                       .norm();
-                out.push_back({ { RigidFeatureKind::EDGE, static_cast<std::int32_t>(i) },
-                                { RigidFeatureKind::EDGE, static_cast<std::int32_t>(j) },
-                                gap });
-            }
-        }
-        return out;
-    }
 
     /// Runs the query and checks it against the reference: no overlap (beyond rounding) before toi_lower, none at
     /// all without a hit; with a hit the interval within eps, the bodies (nearly) touching at toi_upper, contacts

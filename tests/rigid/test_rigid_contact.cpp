@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "pair_gaps.hpp"
+
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/mesh/primitive_meshes.hpp>
 #include <ccdkit/rigid/rigid_contact.hpp>
@@ -17,6 +19,10 @@
 namespace ccdkit {
 namespace {
 
+    using test_support::pair_gaps;
+    using test_support::PairGap;
+    using test_support::posed;
+
     RigidShape box_solid(const Eigen::Vector3d& half_extents)
     {
         const TriangleMesh mesh = box_mesh(half_extents);
@@ -26,15 +32,6 @@ namespace {
     RigidMotion still(const Eigen::Vector3d& at, const Eigen::Quaterniond& rotation = Eigen::Quaterniond::Identity())
     {
         return RigidMotion({ rotation, at }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
-    }
-
-    Eigen::MatrixX3d posed(const RigidBody& body, double s)
-    {
-        Eigen::MatrixX3d out(body.shape.vertices().rows(), 3);
-        for (Eigen::Index v = 0; v < out.rows(); ++v) {
-            out.row(v) = body.motion.point_at(body.shape.vertices().row(v).transpose(), s).transpose();
-        }
-        return out;
     }
 
     /// Distance between the two surfaces at time s (0 when they cross), from every vertex-face and edge-edge pair:
@@ -544,51 +541,6 @@ namespace {
                 ASSERT_GT(surface_distance(rod, wall, s), 0.0) << s;
             }
         }
-    }
-
-    /// Every feature pair's gap between the two bodies at time s (the test's own posing), with its features named
-    /// as RigidContact names them.
-    struct PairGap {
-        RigidFeature a;
-        RigidFeature b;
-        double gap;
-    };
-    std::vector<PairGap> pair_gaps(const RigidBody& a, const RigidBody& b, double s)
-    {
-        const Eigen::MatrixX3d va = posed(a, s), vb = posed(b, s);
-        std::vector<PairGap> out;
-        // Vertices of one body against faces of the other; `vertex_of_a` says which body holds the vertices.
-        const auto vertex_faces = [&out](
-                                      const Eigen::MatrixX3d& points, const Eigen::MatrixX3d& v,
-                                      const Eigen::MatrixX3i& faces, bool vertex_of_a) {
-            for (Eigen::Index p = 0; p < points.rows(); ++p) {
-                for (Eigen::Index f = 0; f < faces.rows(); ++f) {
-                    const double gap = point_triangle_closest_offset<double>(
-                                           points.row(p).transpose(), v.row(faces(f, 0)).transpose(),
-                                           v.row(faces(f, 1)).transpose(), v.row(faces(f, 2)).transpose())
-                                           .norm();
-                    const RigidFeature vertex { RigidFeatureKind::VERTEX, static_cast<std::int32_t>(p) };
-                    const RigidFeature face { RigidFeatureKind::FACE, static_cast<std::int32_t>(f) };
-                    out.push_back(vertex_of_a ? PairGap { vertex, face, gap } : PairGap { face, vertex, gap });
-                }
-            }
-        };
-        vertex_faces(va, vb, b.shape.faces(), true);
-        vertex_faces(vb, va, a.shape.faces(), false);
-        const auto& ea = a.shape.edges();
-        const auto& eb = b.shape.edges();
-        for (Eigen::Index i = 0; i < ea.rows(); ++i) {
-            for (Eigen::Index j = 0; j < eb.rows(); ++j) {
-                const double gap = edge_edge_closest_offset<double, 3>(
-                                       va.row(ea(i, 0)).transpose(), va.row(ea(i, 1)).transpose(),
-                                       vb.row(eb(j, 0)).transpose(), vb.row(eb(j, 1)).transpose())
-                                       .norm();
-                out.push_back({ { RigidFeatureKind::EDGE, static_cast<std::int32_t>(i) },
-                                { RigidFeatureKind::EDGE, static_cast<std::int32_t>(j) },
-                                gap });
-            }
-        }
-        return out;
     }
 
     /// The convex path reports every feature pair within its slack (about eps times the speeds, 1e-6 here) of the

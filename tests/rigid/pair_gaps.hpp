@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <ccdkit/distance/closest_offset.hpp>
+#include <ccdkit/rigid/rigid_contact.hpp>
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <vector>
+
+namespace ccdkit::test_support {
+
+/// The body's vertices at time s, posed by its motion's point_at (the tests' own posing).
+inline Eigen::MatrixX3d posed(const RigidBody& body, double s)
+{
+    Eigen::MatrixX3d out(body.shape.vertices().rows(), 3);
+    for (Eigen::Index v = 0; v < out.rows(); ++v) {
+        out.row(v) = body.motion.point_at(body.shape.vertices().row(v).transpose(), s).transpose();
+    }
+    return out;
+}
+
+/// One feature pair's gap, its features named as RigidContact names them.
+struct PairGap {
+    RigidFeature a;
+    RigidFeature b;
+    double gap;
+};
+
+/// Every vertex-face, face-vertex and edge-edge pair's gap between the two bodies at time s, by brute force.
+inline std::vector<PairGap> pair_gaps(const RigidBody& a, const RigidBody& b, double s)
+{
+    const Eigen::MatrixX3d va = posed(a, s), vb = posed(b, s);
+    std::vector<PairGap> out;
+    // Vertices of one body against faces of the other; `vertex_of_a` says which body holds the vertices.
+    const auto vertex_faces = [&out](
+                                  const Eigen::MatrixX3d& points, const Eigen::MatrixX3d& v,
+                                  const Eigen::MatrixX3i& faces, bool vertex_of_a) {
+        for (Eigen::Index p = 0; p < points.rows(); ++p) {
+            for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+                const double gap = point_triangle_closest_offset<double>(
+                                       points.row(p).transpose(), v.row(faces(f, 0)).transpose(),
+                                       v.row(faces(f, 1)).transpose(), v.row(faces(f, 2)).transpose())
+                                       .norm();
+                const RigidFeature vertex { RigidFeatureKind::VERTEX, static_cast<std::int32_t>(p) };
+                const RigidFeature face { RigidFeatureKind::FACE, static_cast<std::int32_t>(f) };
+                out.push_back(vertex_of_a ? PairGap { vertex, face, gap } : PairGap { face, vertex, gap });
+            }
+        }
+    };
+    vertex_faces(va, vb, b.shape.faces(), true);
+    vertex_faces(vb, va, a.shape.faces(), false);
+    const auto& ea = a.shape.edges();
+    const auto& eb = b.shape.edges();
+    for (Eigen::Index i = 0; i < ea.rows(); ++i) {
+        for (Eigen::Index j = 0; j < eb.rows(); ++j) {
+            const double gap = edge_edge_closest_offset<double, 3>(
+                                   va.row(ea(i, 0)).transpose(), va.row(ea(i, 1)).transpose(),
+                                   vb.row(eb(j, 0)).transpose(), vb.row(eb(j, 1)).transpose())
+                                   .norm();
+            out.push_back({ { RigidFeatureKind::EDGE, static_cast<std::int32_t>(i) },
+                            { RigidFeatureKind::EDGE, static_cast<std::int32_t>(j) },
+                            gap });
+        }
+    }
+    return out;
+}
+
+} // namespace ccdkit::test_support
