@@ -807,8 +807,7 @@ namespace {
     /// contact's normal (b towards a) must point up. The edge-edge normal's sign is taken from the pair's side at
     /// an earlier time, which is only sound while the edges' cross product keeps its sense: since 482da62 (probe
     /// right after a long certified step) that time can be the step's start, and normals come out reversed.
-    /// (Edges exactly parallel at the contact, start -0.6 at rate 1.5, give reversed normals on main as well:
-    /// see DISABLED_ParallelEdgesAtTheContact.)
+    /// (Edges exactly parallel at the contact, start -0.6 at rate 1.5: ParallelEdgesAtTheContact.)
     TEST(ConvexReview, EdgeNormalsOfATurningLanding)
     {
         Tally tally;
@@ -836,9 +835,12 @@ namespace {
             tally.convex);
     }
 
-    /// Pre-existing (main 23772a3 and d6b6ad9 alike): edges parallel at the contact up to rounding keep a normal
-    /// from their cross product's rounding noise (raw_normal falls back only for an exact zero), of either sense.
-    TEST(ConvexReview, DISABLED_ParallelEdgesAtTheContact)
+    /// Edges parallel at the contact up to rounding: their cross product is rounding noise of either sense, so the
+    /// normal must come from the direction between the features (it used to fall back only for an exact zero, and
+    /// edges 3 and 16 reported (0, 0, -1)). a's side is flush with b's, so a's vertical edges also meet b's top
+    /// edge end-on: their cross product (horizontal, z about -3e-6 from the turned pose's rounding) is a valid
+    /// normal too, hence the looser bound on z.
+    TEST(ConvexReview, ParallelEdgesAtTheContact)
     {
         Tally tally;
         const Eigen::Quaterniond q(Eigen::AngleAxisd(-0.6, Eigen::Vector3d::UnitZ()));
@@ -848,7 +850,7 @@ namespace {
         const RigidCcdResult r = check({ "parallel-edges", a, b, options() }, tally);
         ASSERT_TRUE(r.hit);
         for (const RigidContact& c : r.contacts) {
-            EXPECT_GT(c.normal.z(), -1e-6)
+            EXPECT_GT(c.normal.z(), -1e-4)
                 << "normal " << c.normal.transpose() << " of features " << static_cast<int>(c.feature_a.kind) << ":"
                 << c.feature_a.index << " " << static_cast<int>(c.feature_b.kind) << ":" << c.feature_b.index;
         }

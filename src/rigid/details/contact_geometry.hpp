@@ -123,13 +123,17 @@ inline constexpr double GAP_BOUND_ROUNDING = 1e-9;
     return std::isfinite(bound) ? bound : 0.0;
 }
 
-/// The pair's geometric normal (triangle normal, or the two edges' cross product), zero where undefined.
+/// The pair's geometric normal (triangle normal, or the two edges' cross product), zero where undefined: also
+/// where the two spanning vectors are parallel up to a sine of MIN_NORMAL_SINE, since there the cross product is
+/// mostly rounding noise and its sense arbitrary (edges lying parallel at a contact).
 [[nodiscard]] inline Eigen::Vector3d raw_normal(const PosedPair& posed)
 {
-    const Eigen::Vector3d n = posed.edges ? (posed.x[1] - posed.x[0]).cross(posed.y[1] - posed.y[0])
-                                          : (posed.y[1] - posed.y[0]).cross(posed.y[2] - posed.y[0]);
+    constexpr double MIN_NORMAL_SINE = 1e-6;
+    const Eigen::Vector3d s = posed.edges ? posed.x[1] - posed.x[0] : posed.y[1] - posed.y[0];
+    const Eigen::Vector3d u = posed.edges ? posed.y[1] - posed.y[0] : posed.y[2] - posed.y[0];
+    const Eigen::Vector3d n = s.cross(u);
     const double length = n.norm();
-    return length > 0.0 ? Eigen::Vector3d(n / length) : Eigen::Vector3d::Zero();
+    return length > MIN_NORMAL_SINE * s.norm() * u.norm() ? Eigen::Vector3d(n / length) : Eigen::Vector3d::Zero();
 }
 
 /// Signed distance of x from y along the normal: which side x is on.
