@@ -10,6 +10,7 @@
 // random families' counts; CCDKIT_REVIEW_DUMP=1 prints every query's answer (%.17g) for comparing two builds.
 
 #include "pair_gaps.hpp"
+#include "random_motions.hpp"
 #include "rigid/details/contact_searches.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
 
@@ -427,41 +428,18 @@ namespace {
         return RigidShape::solid(v, f);
     }
 
-    class Random {
-    public:
-        explicit Random(std::uint64_t seed)
-            : rng_(seed)
-        {
-        }
-        double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
-        Eigen::Vector3d vector(double scale)
-        {
-            return Eigen::Vector3d(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)) * scale;
-        }
-        Eigen::Vector3d direction()
-        {
-            std::normal_distribution<double> gauss;
-            return Eigen::Vector3d(gauss(rng_), gauss(rng_), gauss(rng_)).normalized();
-        }
-        Eigen::Quaterniond rotation()
-        {
-            std::normal_distribution<double> gauss;
-            return Eigen::Quaterniond(gauss(rng_), gauss(rng_), gauss(rng_), gauss(rng_)).normalized();
-        }
-        /// A hull of `count` points on an ellipsoid with semi-axes in [least, 2 least].
-        RigidShape hull(int count, double least)
-        {
-            const Eigen::Vector3d axes = Eigen::Vector3d::Constant(least) + vector(least).cwiseAbs();
-            std::vector<Eigen::Vector3d> points;
-            for (int k = 0; k < count; ++k) {
-                points.push_back(direction().cwiseProduct(axes));
-            }
-            return hull_solid(points);
-        }
+    using Random = test_support::RandomMotions;
 
-    private:
-        std::mt19937_64 rng_;
-    };
+    /// A hull of `count` points on an ellipsoid with semi-axes in [least, 2 least].
+    RigidShape random_hull(Random& random, int count, double least)
+    {
+        const Eigen::Vector3d axes = Eigen::Vector3d::Constant(least) + random.vector(least).cwiseAbs();
+        std::vector<Eigen::Vector3d> points;
+        for (int k = 0; k < count; ++k) {
+            points.push_back(random.direction().cwiseProduct(axes));
+        }
+        return hull_solid(points);
+    }
 
     // ---------------------------------------------------------------------------------------------------------
 
@@ -714,10 +692,10 @@ namespace {
         Random random(606);
         for (int k = 0; k < scale_count(6); ++k) {
             const int count_a = std::array<int, 4> { 8, 20, 48, 256 }[static_cast<std::size_t>(k % 4)];
-            const RigidShape sa = random.hull(count_a, 0.3);
+            const RigidShape sa = random_hull(random, count_a, 0.3);
             ASSERT_TRUE(sa.mesh_data().convex) << count_a;
             const bool box = k % 4 == 3 || k % 3 == 0;
-            const RigidShape sb = box ? box_solid(Eigen::Vector3d(0.2, 0.3, 0.4)) : random.hull(12 + k, 0.3);
+            const RigidShape sb = box ? box_solid(Eigen::Vector3d(0.2, 0.3, 0.4)) : random_hull(random, 12 + k, 0.3);
             ASSERT_TRUE(sb.mesh_data().convex);
             const RigidBody a { sa,
                                 RigidMotion(

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "pair_gaps.hpp"
+#include "random_motions.hpp"
 
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/mesh/primitive_meshes.hpp>
@@ -66,30 +67,13 @@ namespace {
         return best;
     }
 
-    /// Uniform numbers, vectors and rotations from one seeded generator (the random-motion tests).
-    class RandomMotions {
-    public:
-        explicit RandomMotions(std::uint64_t seed)
-            : rng_(seed)
-        {
-        }
-        double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
-        Eigen::Vector3d vector(double scale)
-        {
-            const double x = uniform(-1, 1), y = uniform(-1, 1), z = uniform(-1, 1);
-            return Eigen::Vector3d(x, y, z) * scale;
-        }
-        Eigen::Quaterniond rotation()
-        {
-            const double w = uniform(-1, 1), x = uniform(-1, 1), y = uniform(-1, 1), z = uniform(-1, 1);
-            return Eigen::Quaterniond(w, x, y, z).normalized();
-        }
-        /// A box with half extents in [least, least + 0.4].
-        RigidShape box(double least) { return box_solid(vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(least)); }
+    using test_support::RandomMotions;
 
-    private:
-        std::mt19937_64 rng_;
-    };
+    /// A box with half extents in [least, least + 0.4].
+    RigidShape random_box(RandomMotions& random, double least)
+    {
+        return box_solid(random.vector(0.4).cwiseAbs() + Eigen::Vector3d::Constant(least));
+    }
 
     RigidCcdOptions with_method(RigidCcdMethod method, double eps = 1e-6)
     {
@@ -406,8 +390,8 @@ namespace {
         RandomMotions random(11);
         int hits = 0;
         for (int k = 0; k < 60; ++k) {
-            const RigidShape shape_a = random.box(0.1);
-            const RigidShape shape_b = random.box(0.1);
+            const RigidShape shape_a = random_box(random, 0.1);
+            const RigidShape shape_b = random_box(random, 0.1);
             const Eigen::Vector3d start_a = random.vector(1.0) + Eigen::Vector3d(-2.0, 0, 0);
             const RigidBody a { shape_a,
                                 RigidMotion(
@@ -446,8 +430,8 @@ namespace {
         RandomMotions random(23);
         int hits = 0;
         for (int k = 0; k < 60; ++k) {
-            const RigidShape shape_a = random.box(0.05);
-            const RigidShape shape_b = random.box(0.05);
+            const RigidShape shape_a = random_box(random, 0.05);
+            const RigidShape shape_b = random_box(random, 0.05);
             const RigidBody a { shape_a,
                                 RigidMotion(
                                     { random.rotation(), Eigen::Vector3d(-1.8, 0, 0) + random.vector(0.3) },
@@ -556,11 +540,11 @@ namespace {
             const Eigen::Quaterniond qa = aligned ? Eigen::Quaterniond::Identity() : random.rotation();
             const Eigen::Quaterniond qb = aligned ? Eigen::Quaterniond::Identity() : random.rotation();
             const Eigen::Vector3d spin = k % 3 == 2 ? random.vector(2.0) : Eigen::Vector3d::Zero();
-            const RigidBody a { random.box(0.05),
+            const RigidBody a { random_box(random, 0.05),
                                 RigidMotion(
                                     { qa, Eigen::Vector3d(-1.6, 0, 0) + random.vector(aligned ? 0.1 : 0.3) },
                                     Eigen::Vector3d(2.5, 0, 0), spin) };
-            const RigidBody b { random.box(0.05), still(Eigen::Vector3d::Zero(), qb) };
+            const RigidBody b { random_box(random, 0.05), still(Eigen::Vector3d::Zero(), qb) };
             const RigidCcdResult r = rigid_time_of_contact(a, b);
             SCOPED_TRACE(k);
             if (!r.hit) {
