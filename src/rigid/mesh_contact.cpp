@@ -21,6 +21,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <tuple>
 
 namespace ccdkit {
 
@@ -142,6 +143,16 @@ namespace {
             if (pairs.empty()) {
                 return std::nullopt;
             }
+            // A vertex or edge shared by several meeting faces came once from each: every pair once.
+            const auto key = [](const FeaturePair& p) { return std::tuple(p.kind, p.a, p.b); };
+            std::sort(pairs.begin(), pairs.end(), [&](const FeaturePair& x, const FeaturePair& y) {
+                return key(x) < key(y);
+            });
+            pairs.erase(
+                std::unique(
+                    pairs.begin(), pairs.end(),
+                    [&](const FeaturePair& x, const FeaturePair& y) { return key(x) == key(y); }),
+                pairs.end());
             ++stats_.intervals;
             return Found { 0.0, 0.0, std::move(pairs), 0.0 };
         }
@@ -473,6 +484,9 @@ namespace {
             const details::BodyPlacements upper = details::placements_at(a_, b_, found.upper);
             for (const FeaturePair& pair : found.pairs) {
                 contacts.push_back(details::contact_of(a_, b_, pair, approach, upper));
+                if (found.lower == 0.0) {
+                    orient_at_start(pair, upper, contacts.back());
+                }
             }
             std::sort(contacts.begin(), contacts.end(), [](const RigidContact& x, const RigidContact& y) {
                 return x.gap < y.gap;
@@ -488,6 +502,70 @@ namespace {
             return contacts;
         }
 
+        /// Contacts from t = 0 have no earlier time to take the side from: at 0 the features of bodies at rest
+        /// on each other are within rounding of touching, so the side rule leaves their normals to rounding (edges
+        /// crossing in a face-to-face rest, a vertex a few ulps across a face), and a nested vertex's points into
+        /// the solid around it. A solid's side is known: its faces point outwards, and so does the sum of an
+        /// edge's two face normals. The normal is turned to point out of b and into a by whichever bodies are
+        /// solid; parallel edges take that direction itself.
+        void orient_at_start(const FeaturePair& pair, const details::BodyPlacements& at, RigidContact& contact)
+        {
+            const auto outward = [](const RigidBody& body, const RigidPlacement& placement, const Eigen::Vector3d& n) {
+                return body.shape.is_solid() ? Eigen::Vector3d(placement.rotation * n) : Eigen::Vector3d::Zero();
+            };
+            Eigen::Vector3d direction = Eigen::Vector3d::Zero();
+            switch (pair.kind) {
+            case PairKind::VERTEX_FACE:
+                direction = outward(b_, at.b, face_normal(b_.shape, pair.b));
+                break;
+            case PairKind::FACE_VERTEX:
+                direction = -outward(a_, at.a, face_normal(a_.shape, pair.a));
+                break;
+            case PairKind::EDGE_EDGE:
+                if (edge_outward_a_.empty()) {
+                    edge_outward_a_ = edge_outwards(a_.shape);
+                    edge_outward_b_ = edge_outwards(b_.shape);
+                }
+                direction = outward(b_, at.b, edge_outward_b_[static_cast<std::size_t>(pair.b)])
+                    - outward(a_, at.a, edge_outward_a_[static_cast<std::size_t>(pair.a)]);
+                break;
+            }
+            if (!(direction.norm() > 0.0)) {
+                return;
+            }
+            if (pair.kind != PairKind::EDGE_EDGE
+                || details::raw_normal(details::pose_pair(a_, b_, pair, at)).isZero()) {
+                contact.normal = direction.normalized();
+            } else if (contact.normal.dot(direction) < 0.0) {
+                contact.normal = -contact.normal;
+            }
+        }
+
+        /// Unit normal of a face as wound (zero for a collapsed face).
+        static Eigen::Vector3d face_normal(const RigidShape& shape, std::int32_t f)
+        {
+            const auto& v = shape.vertices();
+            const auto& faces = shape.faces();
+            const Eigen::Vector3d n = (v.row(faces(f, 1)) - v.row(faces(f, 0)))
+                                          .transpose()
+                                          .cross((v.row(faces(f, 2)) - v.row(faces(f, 0))).transpose());
+            return n.norm() > 0.0 ? Eigen::Vector3d(n.normalized()) : Eigen::Vector3d::Zero();
+        }
+
+        /// Per edge, the sum of its faces' unit normals (body coordinates).
+        static std::vector<Eigen::Vector3d> edge_outwards(const RigidShape& shape)
+        {
+            std::vector<Eigen::Vector3d> out(static_cast<std::size_t>(shape.edges().rows()), Eigen::Vector3d::Zero());
+            const auto& face_edges = shape.mesh_data().face_edges;
+            for (Eigen::Index f = 0; f < face_edges.rows(); ++f) {
+                const Eigen::Vector3d n = face_normal(shape, static_cast<std::int32_t>(f));
+                for (int c = 0; c < 3; ++c) {
+                    out[static_cast<std::size_t>(face_edges(f, c))] += n;
+                }
+            }
+            return out;
+        }
+
         const RigidBody& a_;
         const RigidBody& b_;
         RigidCcdOptions options_;
@@ -498,6 +576,7 @@ namespace {
         double sa_ = 0.0;
         double sb_ = 1.0;
         RigidCcdStats stats_;
+        std::vector<Eigen::Vector3d> edge_outward_a_, edge_outward_b_; ///< edge_outwards of a and b, once needed
     };
 
 } // namespace

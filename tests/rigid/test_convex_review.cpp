@@ -9,6 +9,7 @@
 // Environment (exploration only; the defaults keep the test to a few seconds): CCDKIT_REVIEW_SCALE multiplies the
 // random families' counts; CCDKIT_REVIEW_DUMP=1 prints every query's answer (%.17g) for comparing two builds.
 
+#include "box_solid.hpp"
 #include "pair_gaps.hpp"
 #include "random_motions.hpp"
 #include "rigid/details/contact_searches.hpp"
@@ -50,11 +51,7 @@ namespace {
     }
     bool dumping() { return std::getenv("CCDKIT_REVIEW_DUMP") != nullptr; }
 
-    RigidShape box_solid(const Eigen::Vector3d& half_extents)
-    {
-        const TriangleMesh mesh = box_mesh(half_extents);
-        return RigidShape::solid(mesh.vertices, mesh.faces);
-    }
+    using test_support::box_solid;
 
     /// Exact rotation exp([w] angle) in long double (Rodrigues), for the reference's own posing.
     Eigen::Matrix<Real, 3, 3> rodrigues(const Vec& axis, Real angle)

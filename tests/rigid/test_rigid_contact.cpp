@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "box_solid.hpp"
 #include "pair_gaps.hpp"
 #include "random_motions.hpp"
 
@@ -24,11 +25,7 @@ namespace {
     using test_support::PairGap;
     using test_support::posed;
 
-    RigidShape box_solid(const Eigen::Vector3d& half_extents)
-    {
-        const TriangleMesh mesh = box_mesh(half_extents);
-        return RigidShape::solid(mesh.vertices, mesh.faces);
-    }
+    using test_support::box_solid;
 
     RigidMotion still(const Eigen::Vector3d& at, const Eigen::Quaterniond& rotation = Eigen::Quaterniond::Identity())
     {
