@@ -11,11 +11,13 @@
 #include "rigid/details/rounding.hpp"
 #include "rigid/details/solid_containment.hpp"
 
+#include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/rigid/relative_motion.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -133,29 +135,60 @@ namespace {
 
         RigidCcdResult run()
         {
-            const std::optional<Found> found = starts_inside() ? Found { 0.0, 0.0, {} } : search();
+            std::optional<Found> found = starts_inside();
+            if (!found) {
+                found = search();
+            }
             return details::result_of(found, options_.t_max, stats_, [this](const Found& f) { return contacts_at(f); });
         }
 
     private:
         /// The surface starts inside the solid (whole, or the regions would have touched), or the solid inside a
-        /// solid surface body.
-        bool starts_inside() const
+        /// solid surface body: a contact at t = 0 at the first part point found inside (a region of no extent, so
+        /// that it carries a point and the implicit normal like any other contact).
+        std::optional<Found> starts_inside() const
         {
             // A part of the surface body inside the solid is also found by the search (its regions cannot be
             // proven apart); testing the parts here answers exactly t = 0.
-            const auto any_inside = [](const std::vector<Eigen::Vector3d>& points, const RelativeMotion& motion,
-                                       const RigidShape& container) {
-                return std::any_of(points.begin(), points.end(), [&](const Eigen::Vector3d& p) {
-                    return inside(container, motion.point_at(p, 0.0));
-                });
-            };
-            if (any_inside(part_points(surface_.shape), motion_, solid_.shape)) {
-                return true;
+            for (const Eigen::Vector3d& p : part_points(surface_.shape)) {
+                if (inside(solid_.shape, motion_.point_at(p, 0.0))) {
+                    return Found { 0.0, 0.0, { point_region(p) } };
+                }
             }
-            return surface_.shape.is_solid()
-                && any_inside(
-                       part_points(solid_.shape), RelativeMotion(solid_.motion, surface_.motion), surface_.shape);
+            if (!surface_.shape.is_solid()) {
+                return std::nullopt;
+            }
+            const RelativeMotion solid_in_surface(solid_.motion, surface_.motion);
+            for (const Eigen::Vector3d& q : part_points(solid_.shape)) {
+                const Eigen::Vector3d p = solid_in_surface.point_at(q, 0.0);
+                if (inside(surface_.shape, p)) {
+                    return Found { 0.0, 0.0, { point_region(p) } };
+                }
+            }
+            return std::nullopt;
+        }
+
+        /// A region of no extent at surface-body point p, part of the mesh face nearest it (none for an implicit
+        /// surface).
+        SurfaceRegion point_region(const Eigen::Vector3d& p) const
+        {
+            std::int32_t nearest = -1;
+            if (!surface_.shape.is_implicit()) {
+                const auto& v = surface_.shape.vertices();
+                const auto& f = surface_.shape.faces();
+                double distance = std::numeric_limits<double>::infinity();
+                for (Eigen::Index k = 0; k < f.rows(); ++k) {
+                    const double d
+                        = point_triangle_closest_offset<double>(
+                              p, v.row(f(k, 0)).transpose(), v.row(f(k, 1)).transpose(), v.row(f(k, 2)).transpose())
+                              .norm();
+                    if (d < distance) {
+                        distance = d;
+                        nearest = static_cast<std::int32_t>(k);
+                    }
+                }
+            }
+            return triangle_region(p, p, p, nearest);
         }
 
         std::optional<Found> search()

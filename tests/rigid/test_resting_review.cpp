@@ -119,6 +119,41 @@ namespace {
             << b_inside.contacts[0].normal.transpose();
     }
 
+    /// One contact at t = 0 between the features of the kinds given (a mesh face with its index), unit normal.
+    void expect_one_start_contact(const RigidCcdResult& r, RigidFeatureKind kind_a, RigidFeatureKind kind_b)
+    {
+        ASSERT_TRUE(r.hit);
+        EXPECT_EQ(r.toi_upper, 0.0);
+        ASSERT_EQ(r.contacts.size(), 1U);
+        const RigidContact& c = r.contacts[0];
+        EXPECT_EQ(c.feature_a.kind, kind_a);
+        EXPECT_EQ(c.feature_b.kind, kind_b);
+        EXPECT_GE(std::max(c.feature_a.index, c.feature_b.index), 0);
+        EXPECT_NEAR(c.normal.norm(), 1.0, 1e-12);
+    }
+
+    TEST(RestingReview, BodyNestedInAnImplicitSolidReportsAContact)
+    {
+        // Review finding: a mesh nested in an implicit solid (or an implicit solid in a solid mesh) was a hit at
+        // t = 0 with no contact at all. The contact is the inside point, on the mesh face nearest it, with the
+        // implicit surface's normal (out of the implicit solid, from b towards a).
+        const RigidBody ball { RigidShape::implicit(ImplicitShape::sphere(2.0)), placed({ 0, 0, 0 }) };
+        const RigidBody small { box_solid({ 0.25, 0.25, 0.25 }), placed({ 0.2, 0, 0 }) };
+        const RigidCcdResult box_in_ball = rigid_time_of_contact(small, ball);
+        expect_one_start_contact(box_in_ball, RigidFeatureKind::FACE, RigidFeatureKind::SURFACE);
+        for (const RigidContact& c : box_in_ball.contacts) {
+            EXPECT_LT((c.normal - c.point.normalized()).norm(), 1e-9) << c.normal.transpose();
+            EXPECT_EQ(c.gap, 0.0);
+        }
+        const RigidBody bead { RigidShape::implicit(ImplicitShape::sphere(0.1)), placed({ 0.1, 0, 0 }) };
+        const RigidBody cube { box_solid({ 0.5, 0.5, 0.5 }), placed({ 0, 0, 0 }) };
+        const RigidCcdResult bead_in_cube = rigid_time_of_contact(bead, cube);
+        expect_one_start_contact(bead_in_cube, RigidFeatureKind::SURFACE, RigidFeatureKind::FACE);
+        for (const RigidContact& c : bead_in_cube.contacts) {
+            EXPECT_NEAR((c.point - Eigen::Vector3d(0.1, 0, 0)).norm(), 0.1, 1e-6);
+        }
+    }
+
     TEST(RestingReview, RandomRestingPairsTouchAtZeroAtEveryScale)
     {
         // A random box resting on another's top face (face to face, random offset and turn about the face's
