@@ -111,6 +111,10 @@ struct RigidCcdResult {
 /// in time down to eps; both methods run this way. It misses no contact and is never late; it reports a
 /// contact once the surfaces are within about surface_resolution, i.e. up to that distance (over the closing
 /// speed) early; contacts carry the implicit surface's normal.
+/// Bodies that touch or overlap at t = 0 (surfaces that meet, or a body with a part inside a solid) have their
+/// contact at 0 whatever their velocities, moving apart included; a body nested in a solid reports the inside
+/// point against the solid's nearest face. Between meshes, contacts from t = 0 orient their normals by the solids'
+/// outsides (out of b and into a), not by a side the features came from.
 /// @throws std::invalid_argument for eps or t_max outside (0, 1], a negative chord_tolerance or
 ///         surface_resolution, or steps of different lengths
 [[nodiscard]] RigidCcdResult
