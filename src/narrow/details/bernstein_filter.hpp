@@ -114,10 +114,22 @@ public:
     /// The coplanarity polynomial's sign at t if certain, else 0.
     [[nodiscard]] int sign_of_coplanarity_at(double t) const
     {
-        return certain_sign(coplanarity<Terms>(points_on(t, t)).c[0]);
+        return certain_sign(coplanarity<Terms>(points_at(t)).c[0]);
     }
 
 private:
+    /// Coordinates at t, as constants: the terms evaluated on them are, operation for operation, the first
+    /// coefficient of the terms on [t, r], at a quarter of the work of the whole polynomial.
+    [[nodiscard]] QueryPoints<T, 0> points_at(double t) const
+    {
+        QueryPoints<T, 0> x;
+        for (int i = 0; i < 4; ++i) {
+            const auto p = position(i, t);
+            x[i] = { { { p[0] } }, { { p[1] } }, { { p[2] } } };
+        }
+        return x;
+    }
+
     /// Coordinates on [l, r] in the scaled Bernstein basis: each is the linear (x(l), x(r)).
     [[nodiscard]] QueryPoints<T, 1> points_on(double l, double r) const
     {
