@@ -24,6 +24,23 @@
 
 namespace ccdkit::details {
 
+/// +1 when the first NA of the points x lie above the others along axis j by more than `threshold`, -1 when
+/// below, 0 otherwise.
+template <int NA, class Points> [[nodiscard]] int side_along_axis(const Points& x, int j, double threshold)
+{
+    const int n = static_cast<int>(x.size());
+    double a_low = x[0][j], a_high = a_low, b_low = x[NA][j], b_high = b_low;
+    for (int i = 1; i < NA; ++i) {
+        a_low = std::min(a_low, x[i][j]);
+        a_high = std::max(a_high, x[i][j]);
+    }
+    for (int i = NA + 1; i < n; ++i) {
+        b_low = std::min(b_low, x[i][j]);
+        b_high = std::max(b_high, x[i][j]);
+    }
+    return a_low - b_high > threshold ? 1 : (b_low - a_high > threshold ? -1 : 0);
+}
+
 /// True when a coordinate axis certifies that the pair stays more than `min_distance` apart for t in [0, 1].
 /// The first NA of the N positions are one primitive, the rest the other; `second` holds the positions at
 /// t = 1, or the displacements when `displacements`. Finite input, min_distance >= 0.
@@ -46,22 +63,9 @@ template <int Dim, int NA, int NB>
         threshold = min_distance + 0x1p-48 * (largest + min_distance);
     }
     const auto& at_t1 = displacements ? sums : second;
-    // +1: A lies above B along axis j by more than the threshold at this time, -1: below, 0: neither.
-    const auto side = [threshold](const auto& x, int j) {
-        double a_low = x[0][j], a_high = a_low, b_low = x[NA][j], b_high = b_low;
-        for (int i = 1; i < NA; ++i) {
-            a_low = std::min(a_low, x[i][j]);
-            a_high = std::max(a_high, x[i][j]);
-        }
-        for (int i = NA + 1; i < N; ++i) {
-            b_low = std::min(b_low, x[i][j]);
-            b_high = std::max(b_high, x[i][j]);
-        }
-        return a_low - b_high > threshold ? 1 : (b_low - a_high > threshold ? -1 : 0);
-    };
     for (int j = 0; j < Dim; ++j) {
-        const int start = side(at_t0, j);
-        if (start != 0 && side(at_t1, j) == start) {
+        const int start = side_along_axis<NA>(at_t0, j, threshold);
+        if (start != 0 && side_along_axis<NA>(at_t1, j, threshold) == start) {
             return true;
         }
     }

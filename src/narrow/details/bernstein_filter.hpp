@@ -13,6 +13,7 @@
 // With FilteredDouble every sign is certain or reported unknown, so the filter decides exactly or gives up;
 // with plain double (bsc-float) signs are taken at face value.
 
+#include "axis_separation.hpp"
 #include "contact_polynomials.hpp"
 #include "query_motion.hpp"
 
@@ -55,15 +56,16 @@ template <> inline FilteredDoubleDouble difference_input(double a, double b)
 /// Classification of a polynomial's Bernstein coefficients on an interval.
 enum class CoefficientSigns { POSITIVE, NEGATIVE, ONE_CHANGE, UNKNOWN };
 
-template <class T, int D> CoefficientSigns classify(const Poly<T, D>& p)
+/// Classification of the coefficients from index `from` on (the others are ignored).
+template <class T, int D> CoefficientSigns classify(const Poly<T, D>& p, std::size_t from = 0)
 {
-    int first = certain_sign(p.c[0]);
+    int first = certain_sign(p.c[from]);
     if (first == 0) {
         return CoefficientSigns::UNKNOWN;
     }
     int changes = 0;
     int previous = first;
-    for (std::size_t i = 1; i <= D; ++i) {
+    for (std::size_t i = from + 1; i <= D; ++i) {
         const int s = certain_sign(p.c[i]);
         if (s == 0) {
             return CoefficientSigns::UNKNOWN;
@@ -114,10 +116,22 @@ public:
     /// The coplanarity polynomial's sign at t if certain, else 0.
     [[nodiscard]] int sign_of_coplanarity_at(double t) const
     {
-        return certain_sign(coplanarity<Terms>(points_on(t, t)).c[0]);
+        return certain_sign(coplanarity<Terms>(points_at(t)).c[0]);
     }
 
 private:
+    /// Coordinates at t, as constants: the terms evaluated on them are, operation for operation, the first
+    /// coefficient of the terms on [t, r], at a quarter of the work of the whole polynomial.
+    [[nodiscard]] QueryPoints<T, 0> points_at(double t) const
+    {
+        QueryPoints<T, 0> x;
+        for (int i = 0; i < 4; ++i) {
+            const auto p = position(i, t);
+            x[i] = { { { p[0] } }, { { p[1] } }, { { p[2] } } };
+        }
+        return x;
+    }
+
     /// Coordinates on [l, r] in the scaled Bernstein basis: each is the linear (x(l), x(r)).
     [[nodiscard]] QueryPoints<T, 1> points_on(double l, double r) const
     {
@@ -151,12 +165,20 @@ private:
     {
         const QueryPoints<T, 1> x = points_on(l, r);
         const auto coplanarity = Terms::coplanarity(x, Terms::normal(x));
-        switch (classify(coplanarity)) {
+        // With the certified root at t = 0 divided out: in the scaled Bernstein basis of [0, r], with p's first
+        // coefficient zero, p(u r) = u q(u) where q's coefficients are p's second to last, so those alone
+        // classify q, whose roots are p's roots in (0, r]. There is no contact at 0 itself.
+        const std::size_t first = l == 0.0 && root_at_start_without_contact(coplanarity.c[0]) ? 1 : 0;
+        switch (classify(coplanarity, first)) {
         case CoefficientSigns::POSITIVE:
         case CoefficientSigns::NEGATIVE:
             return { FilterVerdict::SEPARATED };
-        case CoefficientSigns::ONE_CHANGE:
-            return classify_root(x, l, r, certain_sign(coplanarity.c[0]));
+        case CoefficientSigns::ONE_CHANGE: {
+            FilterOutcome root = classify_root(x, l, r, certain_sign(coplanarity.c[first]));
+            // A single root handed on promises nonzero signs at both ends, which p lacks at 0.
+            root.single_root = root.single_root && !(first == 1 && root.toi_lower == 0.0);
+            return root;
+        }
         case CoefficientSigns::UNKNOWN:
             break;
         }
@@ -164,7 +186,7 @@ private:
         // The first coefficient is the value at l, computed the same way in every left part: if its sign is
         // unknown here, no subdivision will learn it. (Plain double only sees an exact zero there, a contact
         // at l, which it keeps narrowing down to report a tight interval.)
-        const bool stuck = !std::is_same_v<T, double> && certain_sign(coplanarity.c[0]) == 0;
+        const bool stuck = !std::is_same_v<T, double> && first == 0 && certain_sign(coplanarity.c[0]) == 0;
         if (depth >= limits_.max_depth || !(l < mid && mid < r) || stuck) {
             return { FilterVerdict::UNDECIDED, l, r };
         }
@@ -223,6 +245,56 @@ private:
             (s == sign_at_l ? l : r) = mid;
         }
         return { FilterVerdict::CONTACT, l, r };
+    }
+
+    /// True only if the coplanarity polynomial, of computed value `at_start` at t = 0, is exactly zero then
+    /// and the primitives do not touch then (FilteredDouble only; common on meshes whose rows of vertices lie
+    /// in coordinate planes).
+    [[nodiscard]] bool root_at_start_without_contact(const T& at_start) const
+    {
+        if constexpr (std::is_same_v<T, FilteredDouble>) {
+            return at_start.value == 0.0 && exactly_zero(at_start) && apart_at_start();
+        }
+        return false;
+    }
+
+    /// True only if `at_start`, the coplanarity polynomial at t = 0 (its first coefficient on any [0, r]: the
+    /// products of the coefficients at 0 of the start differences), is exactly zero. Its magnitude (the same
+    /// expression on the differences' magnitudes, all additions) is then zero: a sum of nonnegative terms is
+    /// zero only if each is, and a product only if a factor is, unless it underflows. With every nonzero
+    /// difference of magnitude at least 2^-300 (at most 8 after the subtractions inside the terms) no product
+    /// of at most three factors comes near underflow, so a zero magnitude means that every product in the
+    /// exact expression has an exactly zero factor (a rounded difference is zero only if the exact one is):
+    /// the exact value, bounded by the exact magnitude, is zero.
+    [[nodiscard]] bool exactly_zero(const FilteredDouble& at_start) const
+    {
+        for (const auto& p : start_) {
+            for (const T& d : p) {
+                if (d.magnitude != 0.0 && !(d.magnitude >= 0x1p-300)) {
+                    return false;
+                }
+            }
+        }
+        return at_start.magnitude == 0.0;
+    }
+
+    /// True only if, at t = 0, one primitive lies beyond the other along a coordinate axis, so they do not
+    /// touch. Compared on the rounded differences to point 0, which is rigorous: rounding is monotonic, so
+    /// fl(a - x0) > fl(b - x0) implies a > b.
+    [[nodiscard]] bool apart_at_start() const
+    {
+        std::array<std::array<double, 3>, 4> x;
+        for (int i = 0; i < 4; ++i) {
+            for (int k = 0; k < 3; ++k) {
+                x[i][k] = start_[i][k].value;
+            }
+        }
+        for (int j = 0; j < 3; ++j) {
+            if (side_along_axis<Terms::FIRST_PRIMITIVE_POINTS>(x, j, 0.0) != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     std::array<std::array<T, 3>, 4> start_, end_; ///< positions relative to point 0

@@ -42,6 +42,7 @@ PointOnSegment<T, D> point_on_segment(const PolyVec3<T, D>& q, const PolyVec3<T,
 }
 
 struct VertexFaceTerms {
+    static constexpr int FIRST_PRIMITIVE_POINTS = 1; ///< the vertex; then the triangle's corners
     static constexpr int INSIDE_COUNT = 3;
     static constexpr int SEGMENT_COUNT = 3;
 
@@ -80,6 +81,7 @@ struct VertexFaceTerms {
 };
 
 struct EdgeEdgeTerms {
+    static constexpr int FIRST_PRIMITIVE_POINTS = 2; ///< edge a's ends; then edge b's
     static constexpr int INSIDE_COUNT = 4;
     static constexpr int SEGMENT_COUNT = 4;
 
