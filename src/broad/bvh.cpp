@@ -72,7 +72,7 @@ void Bvh::build(std::span<const Aabb> boxes)
     boxes_.resize(boxes.size());
     nodes_.assign(count == 0 ? 0 : static_cast<std::size_t>(subtree_nodes(count)), Node {});
     // Centers once, not at every level and comparison of the build (half the sum: no overflow near the largest double).
-    std::vector<Eigen::Array3d>& centers = centers_;
+    HugePageVector<Eigen::Array3d>& centers = centers_;
     centers.resize(boxes.size());
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, boxes.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ccdkit/broad/broad_phase.hpp>
+#include <ccdkit/broad/huge_page_allocator.hpp>
 
 #include <array>
 
@@ -56,10 +57,11 @@ private:
     /// Recomputes the box (and max_index) of leaf `node` from boxes_, or of an inner node from its children.
     void update_node(std::size_t node);
 
-    std::vector<Node> nodes_;
-    std::vector<Aabb> boxes_; ///< the built boxes in leaf order
-    std::vector<std::int32_t> index_; ///< index_[k]: input index of boxes_[k]
-    std::vector<Eigen::Array3d> centers_; ///< build() scratch, kept so that building again reuses the memory
+    // Rebuilt at every step of a simulation: in huge pages, where fresh memory faults in cheaply.
+    HugePageVector<Node> nodes_;
+    HugePageVector<Aabb> boxes_; ///< the built boxes in leaf order
+    HugePageVector<std::int32_t> index_; ///< index_[k]: input index of boxes_[k]
+    HugePageVector<Eigen::Array3d> centers_; ///< build() scratch, kept so that building again reuses the memory
 };
 
 } // namespace ccdkit
