@@ -179,14 +179,26 @@ void Bvh::query(
     const bool self = scope == QueryScope::SELF_PAIRS;
     // Depth is about log2(n / LEAF_SIZE) + 1 for the median split; 64 covers any int32 count.
     std::array<std::int32_t, 64> stack {};
-    for (std::size_t q = 0; q < queries.size(); ++q) {
-        const Aabb& box = queries[q];
-        const FloatBox query_box = outward(box);
-        const auto query_id = static_cast<std::int32_t>(first_query_id + q);
+    std::array<FloatBox, QUERY_GROUP> query_boxes {};
+    // Consecutive queries (callers pass them in a spatial order) walk the inner nodes once, as a group, with
+    // the box around them all; each query is tested on its own only at the leaves. Most of a lone query's
+    // box tests are the inner nodes above its leaves, which its neighbours share.
+    for (std::size_t group = 0; group < queries.size(); group += QUERY_GROUP) {
+        const std::size_t size = std::min(QUERY_GROUP, queries.size() - group);
+        FloatBox group_box = outward(queries[group]);
+        for (std::size_t q = 0; q < size; ++q) {
+            query_boxes[q] = outward(queries[group + q]);
+            for (int a = 0; a < 3; ++a) {
+                group_box.min[a] = std::min(group_box.min[a], query_boxes[q].min[a]);
+                group_box.max[a] = std::max(group_box.max[a], query_boxes[q].max[a]);
+            }
+        }
+        // The group's smallest id: a subtree of ids at most that pairs with no query of the group.
+        const auto group_id = static_cast<std::int32_t>(first_query_id + group);
         // Nodes are tested before they are pushed: the stack holds only overlapping ones.
         const auto wanted = [&](std::int32_t node) {
             const Node& n = nodes_[static_cast<std::size_t>(node)];
-            return overlaps(n.box, query_box) && !(self && n.max_index <= query_id);
+            return overlaps(n.box, group_box) && !(self && n.max_index <= group_id);
         };
         std::size_t top = 0;
         if (wanted(0)) {
@@ -204,10 +216,17 @@ void Bvh::query(
                 }
                 continue;
             }
-            for (std::int32_t k = n.first; k < n.first + n.count; ++k) {
-                const std::int32_t built_id = index_[static_cast<std::size_t>(k)];
-                if ((!self || built_id > query_id) && ccdkit::overlaps(boxes_[static_cast<std::size_t>(k)], box)) {
-                    out.emplace_back(query_id, built_id);
+            for (std::size_t q = 0; q < size; ++q) {
+                const auto query_id = static_cast<std::int32_t>(group_id + static_cast<std::int32_t>(q));
+                if (!overlaps(n.box, query_boxes[q]) || (self && n.max_index <= query_id)) {
+                    continue;
+                }
+                const Aabb& box = queries[group + q];
+                for (std::int32_t k = n.first; k < n.first + n.count; ++k) {
+                    const std::int32_t built_id = index_[static_cast<std::size_t>(k)];
+                    if ((!self || built_id > query_id) && ccdkit::overlaps(boxes_[static_cast<std::size_t>(k)], box)) {
+                        out.emplace_back(query_id, built_id);
+                    }
                 }
             }
         }

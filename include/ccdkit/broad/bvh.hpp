@@ -16,6 +16,8 @@ namespace ccdkit {
 class Bvh final : public BroadPhase {
 public:
     static constexpr std::int32_t LEAF_SIZE = 4;
+    /// Consecutive queries traversed together (query()).
+    static constexpr std::size_t QUERY_GROUP = 8;
 
     void build(std::span<const Aabb> boxes) override;
 
