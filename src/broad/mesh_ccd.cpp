@@ -89,6 +89,7 @@ struct MeshCcdWorkspace::Buffers {
     HugePageVector<Aabb> faces;
     HugePageVector<Eigen::Vector3d> x0, x1;
     HugePageVector<details::DiagonalBounds> vertex_diagonals;
+    HugePageVector<std::array<std::int32_t, 2>> sorted_edge_vertices;
     details::CandidateStream vertex_face_stream, edge_edge_stream;
     HitBuffers<VertexFaceHit> vertex_face_hits;
     HitBuffers<EdgeEdgeHit> edge_edge_hits;
@@ -159,6 +160,14 @@ MeshCcdResult mesh_ccd(
     edges_sorted.boxes.resize(static_cast<std::size_t>(edges.rows()));
     details::swept_boxes(v0, v1, edges, inflation, edges_sorted.boxes);
     edges_sorted.sort();
+    // Each sorted edge's vertices side by side: the adjacency test of a candidate pair then reads two nearby
+    // entries (neighbours in space are neighbours in the order) instead of the edge matrix's scattered rows.
+    HugePageVector<std::array<std::int32_t, 2>>& sorted_edge_vertices = buffers.sorted_edge_vertices;
+    sorted_edge_vertices.resize(edges_sorted.order.size());
+    for (std::size_t k = 0; k < sorted_edge_vertices.size(); ++k) {
+        const auto e = edges.row(edges_sorted.order[k]);
+        sorted_edge_vertices[k] = { e[0], e[1] };
+    }
     // Faces are only built into the broad phase, which orders them itself: they keep the input numbering.
     buffers.faces.resize(static_cast<std::size_t>(faces.rows()));
     details::swept_boxes(v0, v1, faces, inflation, buffers.faces);
@@ -227,8 +236,12 @@ MeshCcdResult mesh_ccd(
             : edge_edge_ccd(motion, options.narrow);
     };
     const auto edge_edge_candidate = [&](const Pair& sorted) -> std::optional<Pair> {
-        const Pair p = std::minmax(edges_sorted.original(sorted.first), edges_sorted.original(sorted.second));
-        return details::share_vertex(edges, p.first, p.second) ? std::nullopt : std::optional(p);
+        const auto& a = sorted_edge_vertices[static_cast<std::size_t>(sorted.first)];
+        const auto& b = sorted_edge_vertices[static_cast<std::size_t>(sorted.second)];
+        if (a[0] == b[0] || a[0] == b[1] || a[1] == b[0] || a[1] == b[1]) {
+            return std::nullopt;
+        }
+        return std::minmax(edges_sorted.original(sorted.first), edges_sorted.original(sorted.second));
     };
     collect_hits(
         buffers.edge_edge_stream, buffers.edge_edge_hits, edges_sorted.boxes, edges_sorted.boxes,
