@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -179,7 +180,12 @@ void Bvh::query(
     const bool self = scope == QueryScope::SELF_PAIRS;
     // Depth is about log2(n / LEAF_SIZE) + 1 for the median split; 64 covers any int32 count.
     std::array<std::int32_t, 64> stack {};
-    std::array<FloatBox, QUERY_GROUP> query_boxes {};
+    // The group's boxes by coordinate (lane q: query q), so that a leaf is tested against all of them in a
+    // few vector instructions instead of a branch per query.
+    using Lanes = Eigen::Array<float, QUERY_GROUP, 1>;
+    std::array<Lanes, 3> query_min, query_max;
+    query_min.fill(Lanes::Zero());
+    query_max.fill(Lanes::Zero());
     // Consecutive queries (callers pass them in a spatial order) walk the inner nodes once, as a group, with
     // the box around them all; each query is tested on its own only at the leaves. Most of a lone query's
     // box tests are the inner nodes above its leaves, which its neighbours share.
@@ -187,12 +193,15 @@ void Bvh::query(
         const std::size_t size = std::min(QUERY_GROUP, queries.size() - group);
         FloatBox group_box = outward(queries[group]);
         for (std::size_t q = 0; q < size; ++q) {
-            query_boxes[q] = outward(queries[group + q]);
-            for (int a = 0; a < 3; ++a) {
-                group_box.min[a] = std::min(group_box.min[a], query_boxes[q].min[a]);
-                group_box.max[a] = std::max(group_box.max[a], query_boxes[q].max[a]);
+            const FloatBox box = outward(queries[group + q]);
+            for (std::size_t a = 0; a < 3; ++a) {
+                query_min[a][q] = box.min[a];
+                query_max[a][q] = box.max[a];
+                group_box.min[a] = std::min(group_box.min[a], box.min[a]);
+                group_box.max[a] = std::max(group_box.max[a], box.max[a]);
             }
         }
+        const unsigned group_lanes = (1U << size) - 1U;
         // The group's smallest id: a subtree of ids at most that pairs with no query of the group.
         const auto group_id = static_cast<std::int32_t>(first_query_id + group);
         // Nodes are tested before they are pushed: the stack holds only overlapping ones.
@@ -216,11 +225,25 @@ void Bvh::query(
                 }
                 continue;
             }
-            for (std::size_t q = 0; q < size; ++q) {
+            // Boxes overlap iff the overlap of their ranges, smallest over the axes, is >= 0. The differences
+            // have the sign of the exact ones and are never NaN: float lows are < +inf, highs > -inf (outward()).
+            Lanes overlap = Lanes::Constant(std::numeric_limits<float>::infinity());
+            for (std::size_t a = 0; a < 3; ++a) {
+                overlap = overlap.min(query_max[a].min(n.box.max[a]) - query_min[a].max(n.box.min[a]));
+            }
+            unsigned lanes = 0;
+            for (std::size_t q = 0; q < QUERY_GROUP; ++q) {
+                lanes |= static_cast<unsigned>(overlap[static_cast<Eigen::Index>(q)] >= 0.0F) << q;
+            }
+            lanes &= group_lanes;
+            if (self) {
+                // Only queries with ids below the leaf's largest id pair with it (ids are consecutive).
+                const std::int32_t below = std::clamp<std::int32_t>(n.max_index - group_id, 0, QUERY_GROUP);
+                lanes &= (1U << static_cast<unsigned>(below)) - 1U;
+            }
+            for (; lanes != 0; lanes &= lanes - 1U) {
+                const auto q = static_cast<std::size_t>(std::countr_zero(lanes));
                 const auto query_id = static_cast<std::int32_t>(group_id + static_cast<std::int32_t>(q));
-                if (!overlaps(n.box, query_boxes[q]) || (self && n.max_index <= query_id)) {
-                    continue;
-                }
                 const Aabb& box = queries[group + q];
                 for (std::int32_t k = n.first; k < n.first + n.count; ++k) {
                     const std::int32_t built_id = index_[static_cast<std::size_t>(k)];
