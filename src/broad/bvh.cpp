@@ -245,12 +245,22 @@ void Bvh::query(
                 const auto q = static_cast<std::size_t>(std::countr_zero(lanes));
                 const auto query_id = static_cast<std::int32_t>(group_id + static_cast<std::int32_t>(q));
                 const Aabb& box = queries[group + q];
+                // Every box of the leaf is tested and written at the end of `out`; only the overlapping ones
+                // are kept (no branch on the outcome, which is hard to predict).
+                const std::size_t at = out.size();
+                out.resize(at + static_cast<std::size_t>(n.count));
+                std::size_t kept = at;
                 for (std::int32_t k = n.first; k < n.first + n.count; ++k) {
                     const std::int32_t built_id = index_[static_cast<std::size_t>(k)];
-                    if ((!self || built_id > query_id) && ccdkit::overlaps(boxes_[static_cast<std::size_t>(k)], box)) {
-                        out.emplace_back(query_id, built_id);
+                    const Aabb& b = boxes_[static_cast<std::size_t>(k)];
+                    bool keep = !self || built_id > query_id;
+                    for (Eigen::Index a = 0; a < 3; ++a) {
+                        keep &= (b.min[a] <= box.max[a]) & (box.min[a] <= b.max[a]);
                     }
+                    out[kept] = { query_id, built_id };
+                    kept += static_cast<std::size_t>(keep);
                 }
+                out.resize(kept);
             }
         }
     }
