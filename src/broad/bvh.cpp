@@ -183,6 +183,7 @@ void Bvh::query(
     // The group's boxes by coordinate (lane q: query q), so that a leaf is tested against all of them in a
     // few vector instructions instead of a branch per query.
     using Lanes = Eigen::Array<float, QUERY_GROUP, 1>;
+    static_assert(QUERY_GROUP < 32, "lane masks are 32-bit");
     std::array<Lanes, 3> query_min, query_max;
     query_min.fill(Lanes::Zero());
     query_max.fill(Lanes::Zero());

