@@ -206,9 +206,19 @@ void Bvh::query(
         // The group's smallest id: a subtree of ids at most that pairs with no query of the group.
         const auto group_id = static_cast<std::int32_t>(first_query_id + group);
         // Nodes are tested before they are pushed: the stack holds only overlapping ones.
+        // A wanted node's far child (an inner node's right child, or a leaf's boxes) is fetched into the cache
+        // while other nodes are visited: it is read when the node comes off the stack, and is rarely nearby.
         const auto wanted = [&](std::int32_t node) {
             const Node& n = nodes_[static_cast<std::size_t>(node)];
-            return overlaps(n.box, group_box) && !(self && n.max_index <= group_id);
+            if (!overlaps(n.box, group_box) || (self && n.max_index <= group_id)) {
+                return false;
+            }
+            if (n.count == 0) {
+                __builtin_prefetch(&nodes_[static_cast<std::size_t>(n.first)]);
+            } else {
+                __builtin_prefetch(&boxes_[static_cast<std::size_t>(n.first)]);
+            }
+            return true;
         };
         std::size_t top = 0;
         if (wanted(0)) {
