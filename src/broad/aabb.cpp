@@ -34,10 +34,9 @@ namespace {
         return box;
     }
 
-    /// Box i from `box_of(i)` for i in [0, count), in parallel, into `boxes`.
-    template <class BoxOf> void fill_boxes(Eigen::Index count, std::vector<Aabb>& boxes, BoxOf box_of)
+    /// Box i from `box_of(i)` for i in [0, count), in parallel, into `boxes` (at least `count`).
+    template <class BoxOf> void fill_boxes(Eigen::Index count, std::span<Aabb> boxes, BoxOf box_of)
     {
-        boxes.resize(static_cast<std::size_t>(count));
         tbb::parallel_for(
             tbb::blocked_range<Eigen::Index>(0, count, 4096), [&](const tbb::blocked_range<Eigen::Index>& r) {
                 for (Eigen::Index i = r.begin(); i != r.end(); ++i) {
@@ -53,19 +52,19 @@ void details::swept_boxes(
     const Eigen::MatrixX3d& v1,
     const Primitives& primitives,
     double inflation,
-    std::vector<Aabb>& boxes)
+    std::span<Aabb> boxes)
 {
     fill_boxes(
         primitives.rows(), boxes, [&](Eigen::Index i) { return swept_box(v0, v1, primitives.row(i), inflation); });
 }
 
 template void details::swept_boxes(
-    const Eigen::MatrixX3d&, const Eigen::MatrixX3d&, const Eigen::MatrixX2i&, double, std::vector<Aabb>&);
+    const Eigen::MatrixX3d&, const Eigen::MatrixX3d&, const Eigen::MatrixX2i&, double, std::span<Aabb>);
 template void details::swept_boxes(
-    const Eigen::MatrixX3d&, const Eigen::MatrixX3d&, const Eigen::MatrixX3i&, double, std::vector<Aabb>&);
+    const Eigen::MatrixX3d&, const Eigen::MatrixX3d&, const Eigen::MatrixX3i&, double, std::span<Aabb>);
 
 void details::vertex_swept_boxes(
-    const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, double inflation, std::vector<Aabb>& boxes)
+    const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, double inflation, std::span<Aabb> boxes)
 {
     fill_boxes(v0.rows(), boxes, [&](Eigen::Index i) {
         return swept_box(v0, v1, Eigen::Matrix<Eigen::Index, 1, 1>::Constant(i), inflation);
@@ -74,7 +73,7 @@ void details::vertex_swept_boxes(
 
 std::vector<Aabb> vertex_boxes(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, double inflation)
 {
-    std::vector<Aabb> boxes;
+    std::vector<Aabb> boxes(static_cast<std::size_t>(v0.rows()));
     details::vertex_swept_boxes(v0, v1, inflation, boxes);
     return boxes;
 }
@@ -82,7 +81,7 @@ std::vector<Aabb> vertex_boxes(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3
 std::vector<Aabb>
 edge_boxes(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, const Eigen::MatrixX2i& edges, double inflation)
 {
-    std::vector<Aabb> boxes;
+    std::vector<Aabb> boxes(static_cast<std::size_t>(edges.rows()));
     details::swept_boxes(v0, v1, edges, inflation, boxes);
     return boxes;
 }
@@ -90,7 +89,7 @@ edge_boxes(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, const Eigen::
 std::vector<Aabb>
 face_boxes(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, const Eigen::MatrixX3i& faces, double inflation)
 {
-    std::vector<Aabb> boxes;
+    std::vector<Aabb> boxes(static_cast<std::size_t>(faces.rows()));
     details::swept_boxes(v0, v1, faces, inflation, boxes);
     return boxes;
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -72,7 +73,7 @@ void Bvh::build(std::span<const Aabb> boxes)
     boxes_.resize(boxes.size());
     nodes_.assign(count == 0 ? 0 : static_cast<std::size_t>(subtree_nodes(count)), Node {});
     // Centers once, not at every level and comparison of the build (half the sum: no overflow near the largest double).
-    std::vector<Eigen::Array3d>& centers = centers_;
+    HugePageVector<Eigen::Array3d>& centers = centers_;
     centers.resize(boxes.size());
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, boxes.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
@@ -179,14 +180,45 @@ void Bvh::query(
     const bool self = scope == QueryScope::SELF_PAIRS;
     // Depth is about log2(n / LEAF_SIZE) + 1 for the median split; 64 covers any int32 count.
     std::array<std::int32_t, 64> stack {};
-    for (std::size_t q = 0; q < queries.size(); ++q) {
-        const Aabb& box = queries[q];
-        const FloatBox query_box = outward(box);
-        const auto query_id = static_cast<std::int32_t>(first_query_id + q);
+    // The group's boxes by coordinate (lane q: query q), so that a leaf is tested against all of them in a
+    // few vector instructions instead of a branch per query.
+    using Lanes = Eigen::Array<float, QUERY_GROUP, 1>;
+    static_assert(QUERY_GROUP < 32, "lane masks are 32-bit");
+    std::array<Lanes, 3> query_min, query_max;
+    query_min.fill(Lanes::Zero());
+    query_max.fill(Lanes::Zero());
+    // Consecutive queries (callers pass them in a spatial order) walk the inner nodes once, as a group, with
+    // the box around them all; each query is tested on its own only at the leaves. Most of a lone query's
+    // box tests are the inner nodes above its leaves, which its neighbours share.
+    for (std::size_t group = 0; group < queries.size(); group += QUERY_GROUP) {
+        const std::size_t size = std::min(QUERY_GROUP, queries.size() - group);
+        FloatBox group_box = outward(queries[group]);
+        for (std::size_t q = 0; q < size; ++q) {
+            const FloatBox box = outward(queries[group + q]);
+            for (std::size_t a = 0; a < 3; ++a) {
+                query_min[a][q] = box.min[a];
+                query_max[a][q] = box.max[a];
+                group_box.min[a] = std::min(group_box.min[a], box.min[a]);
+                group_box.max[a] = std::max(group_box.max[a], box.max[a]);
+            }
+        }
+        const unsigned group_lanes = (1U << size) - 1U;
+        // The group's smallest id: a subtree of ids at most that pairs with no query of the group.
+        const auto group_id = static_cast<std::int32_t>(first_query_id + group);
         // Nodes are tested before they are pushed: the stack holds only overlapping ones.
+        // A wanted node's far child (an inner node's right child, or a leaf's boxes) is fetched into the cache
+        // while other nodes are visited: it is read when the node comes off the stack, and is rarely nearby.
         const auto wanted = [&](std::int32_t node) {
             const Node& n = nodes_[static_cast<std::size_t>(node)];
-            return overlaps(n.box, query_box) && !(self && n.max_index <= query_id);
+            if (!overlaps(n.box, group_box) || (self && n.max_index <= group_id)) {
+                return false;
+            }
+            if (n.count == 0) {
+                __builtin_prefetch(&nodes_[static_cast<std::size_t>(n.first)]);
+            } else {
+                __builtin_prefetch(&boxes_[static_cast<std::size_t>(n.first)]);
+            }
+            return true;
         };
         std::size_t top = 0;
         if (wanted(0)) {
@@ -204,11 +236,42 @@ void Bvh::query(
                 }
                 continue;
             }
-            for (std::int32_t k = n.first; k < n.first + n.count; ++k) {
-                const std::int32_t built_id = index_[static_cast<std::size_t>(k)];
-                if ((!self || built_id > query_id) && ccdkit::overlaps(boxes_[static_cast<std::size_t>(k)], box)) {
-                    out.emplace_back(query_id, built_id);
+            // Boxes overlap iff the overlap of their ranges, smallest over the axes, is >= 0. The differences
+            // have the sign of the exact ones and are never NaN: float lows are < +inf, highs > -inf (outward()).
+            Lanes overlap = Lanes::Constant(std::numeric_limits<float>::infinity());
+            for (std::size_t a = 0; a < 3; ++a) {
+                overlap = overlap.min(query_max[a].min(n.box.max[a]) - query_min[a].max(n.box.min[a]));
+            }
+            unsigned lanes = 0;
+            for (std::size_t q = 0; q < QUERY_GROUP; ++q) {
+                lanes |= static_cast<unsigned>(overlap[static_cast<Eigen::Index>(q)] >= 0.0F) << q;
+            }
+            lanes &= group_lanes;
+            if (self) {
+                // Only queries with ids below the leaf's largest id pair with it (ids are consecutive).
+                const std::int32_t below = std::clamp<std::int32_t>(n.max_index - group_id, 0, QUERY_GROUP);
+                lanes &= (1U << static_cast<unsigned>(below)) - 1U;
+            }
+            for (; lanes != 0; lanes &= lanes - 1U) {
+                const auto q = static_cast<std::size_t>(std::countr_zero(lanes));
+                const auto query_id = static_cast<std::int32_t>(group_id + static_cast<std::int32_t>(q));
+                const Aabb& box = queries[group + q];
+                // Every box of the leaf is tested and written at the end of `out`; only the overlapping ones
+                // are kept (no branch on the outcome, which is hard to predict).
+                const std::size_t at = out.size();
+                out.resize(at + static_cast<std::size_t>(n.count));
+                std::size_t kept = at;
+                for (std::int32_t k = n.first; k < n.first + n.count; ++k) {
+                    const std::int32_t built_id = index_[static_cast<std::size_t>(k)];
+                    const Aabb& b = boxes_[static_cast<std::size_t>(k)];
+                    bool keep = !self || built_id > query_id;
+                    for (Eigen::Index a = 0; a < 3; ++a) {
+                        keep &= (b.min[a] <= box.max[a]) & (box.min[a] <= b.max[a]);
+                    }
+                    out[kept] = { query_id, built_id };
+                    kept += static_cast<std::size_t>(keep);
                 }
+                out.resize(kept);
             }
         }
     }

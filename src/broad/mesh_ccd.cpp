@@ -74,7 +74,7 @@ namespace {
     }
 
     /// The rows of `v` as contiguous points, into `points` (resized).
-    void points_of(const Eigen::MatrixX3d& v, std::vector<Eigen::Vector3d>& points)
+    void points_of(const Eigen::MatrixX3d& v, HugePageVector<Eigen::Vector3d>& points)
     {
         points.resize(static_cast<std::size_t>(v.rows()));
         for (Eigen::Index i = 0; i < v.rows(); ++i) {
@@ -85,9 +85,11 @@ namespace {
 
 struct MeshCcdWorkspace::Buffers {
     details::SortedBoxes vertices, edges;
-    std::vector<Aabb> faces;
-    std::vector<Eigen::Vector3d> x0, x1;
-    std::vector<details::DiagonalBounds> vertex_diagonals;
+    // Large buffers filled afresh at every step: in huge pages, where fresh memory faults in cheaply.
+    HugePageVector<Aabb> faces;
+    HugePageVector<Eigen::Vector3d> x0, x1;
+    HugePageVector<details::DiagonalBounds> vertex_diagonals;
+    HugePageVector<std::array<std::int32_t, 2>> sorted_edge_vertices;
     details::CandidateStream vertex_face_stream, edge_edge_stream;
     HitBuffers<VertexFaceHit> vertex_face_hits;
     HitBuffers<EdgeEdgeHit> edge_edge_hits;
@@ -151,12 +153,23 @@ MeshCcdResult mesh_ccd(
     // Primitives are handed to the broad phase in a spatial order, so that consecutive queries touch the
     // same parts of the structure; pairs are mapped back to the input numbering before the narrow phase.
     details::SortedBoxes& vertices_sorted = buffers.vertices;
+    vertices_sorted.boxes.resize(static_cast<std::size_t>(v0.rows()));
     details::vertex_swept_boxes(v0, v1, inflation, vertices_sorted.boxes);
     vertices_sorted.sort();
     details::SortedBoxes& edges_sorted = buffers.edges;
+    edges_sorted.boxes.resize(static_cast<std::size_t>(edges.rows()));
     details::swept_boxes(v0, v1, edges, inflation, edges_sorted.boxes);
     edges_sorted.sort();
+    // Each sorted edge's vertices side by side: the adjacency test of a candidate pair then reads two nearby
+    // entries (neighbours in space are neighbours in the order) instead of the edge matrix's scattered rows.
+    HugePageVector<std::array<std::int32_t, 2>>& sorted_edge_vertices = buffers.sorted_edge_vertices;
+    sorted_edge_vertices.resize(edges_sorted.order.size());
+    for (std::size_t k = 0; k < sorted_edge_vertices.size(); ++k) {
+        const auto e = edges.row(edges_sorted.order[k]);
+        sorted_edge_vertices[k] = { e[0], e[1] };
+    }
     // Faces are only built into the broad phase, which orders them itself: they keep the input numbering.
+    buffers.faces.resize(static_cast<std::size_t>(faces.rows()));
     details::swept_boxes(v0, v1, faces, inflation, buffers.faces);
     details::PhaseCosts costs;
     costs.broad_phase_ms += details::elapsed_ms(start);
@@ -171,11 +184,12 @@ MeshCcdResult mesh_ccd(
     // Positions as contiguous points: a candidate then reads one cache line per vertex, not three columns.
     points_of(v0, buffers.x0);
     points_of(v1, buffers.x1);
-    const std::vector<Eigen::Vector3d>&x0 = buffers.x0, &x1 = buffers.x1;
+    const HugePageVector<Eigen::Vector3d>&x0 = buffers.x0, &x1 = buffers.x1;
     const auto p0 = [&](Eigen::Index i) -> const Eigen::Vector3d& { return x0[static_cast<std::size_t>(i)]; };
     const auto p1 = [&](Eigen::Index i) -> const Eigen::Vector3d& { return x1[static_cast<std::size_t>(i)]; };
     // Boxes overlap for most candidate pairs that are far apart along a diagonal: those go first, at a few
     // comparisons each (a primitive stays in the hull of its start and end vertices, whatever the method).
+    buffers.vertex_diagonals.resize(static_cast<std::size_t>(v0.rows()));
     details::vertex_diagonal_bounds(v0, v1, buffers.vertex_diagonals);
     const std::span<const details::DiagonalBounds> vertex_diagonals = buffers.vertex_diagonals;
     const auto diagonals
@@ -222,8 +236,12 @@ MeshCcdResult mesh_ccd(
             : edge_edge_ccd(motion, options.narrow);
     };
     const auto edge_edge_candidate = [&](const Pair& sorted) -> std::optional<Pair> {
-        const Pair p = std::minmax(edges_sorted.original(sorted.first), edges_sorted.original(sorted.second));
-        return details::share_vertex(edges, p.first, p.second) ? std::nullopt : std::optional(p);
+        const auto& a = sorted_edge_vertices[static_cast<std::size_t>(sorted.first)];
+        const auto& b = sorted_edge_vertices[static_cast<std::size_t>(sorted.second)];
+        if (a[0] == b[0] || a[0] == b[1] || a[1] == b[0] || a[1] == b[1]) {
+            return std::nullopt;
+        }
+        return std::minmax(edges_sorted.original(sorted.first), edges_sorted.original(sorted.second));
     };
     collect_hits(
         buffers.edge_edge_stream, buffers.edge_edge_hits, edges_sorted.boxes, edges_sorted.boxes,

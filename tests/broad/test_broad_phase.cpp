@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <ccdkit/broad/brute_force.hpp>
 #include <ccdkit/broad/bvh.hpp>
+#include <ccdkit/broad/spatial_order.hpp>
 #include <ccdkit/broad/sweep_and_prune.hpp>
 
 #include <gtest/gtest.h>
@@ -203,6 +204,39 @@ TEST_P(BroadPhaseAgreesWithBruteForce, SelfPairsOnceEach)
                 got, QueryScope::SELF_PAIRS);
         }
         EXPECT_EQ(sorted(got), expected);
+    }
+}
+
+TEST_P(BroadPhaseAgreesWithBruteForce, SpatiallyOrderedQueriesInUnevenBlocks)
+{
+    // Queries in spatial order, as mesh_ccd passes them: neighbouring queries overlap the same boxes (the BVH
+    // walks consecutive queries as a group), and blocks of uneven sizes split such groups anywhere.
+    std::mt19937 rng(37);
+    std::vector<Aabb> boxes = random_boxes(rng, 2000, 0.03, 0.01, 0.1);
+    const std::vector<std::int32_t> order = spatial_order(boxes);
+    std::vector<Aabb> ordered;
+    for (const std::int32_t i : order) {
+        ordered.push_back(boxes[static_cast<std::size_t>(i)]);
+    }
+    auto broad = make(GetParam());
+    broad->build(ordered);
+    std::vector<CandidatePair> expected_self;
+    const std::vector<CandidatePair> expected = reference(ordered, ordered);
+    for (const auto& p : expected) {
+        if (p.first < p.second) {
+            expected_self.push_back(p);
+        }
+    }
+    for (const std::size_t block : { 1, 7, 9, 13, 2000 }) {
+        SCOPED_TRACE(block);
+        std::vector<CandidatePair> all, self;
+        for (std::size_t first = 0; first < ordered.size(); first += block) {
+            const auto queries = std::span<const Aabb>(ordered).subspan(first, std::min(block, ordered.size() - first));
+            broad->query(queries, first, all, QueryScope::ALL_PAIRS);
+            broad->query(queries, first, self, QueryScope::SELF_PAIRS);
+        }
+        EXPECT_EQ(sorted(all), expected);
+        EXPECT_EQ(sorted(self), expected_self);
     }
 }
 

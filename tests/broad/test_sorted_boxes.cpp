@@ -30,16 +30,17 @@ TEST(SortedBoxes, InPlaceEqualsTheSortedCopy)
 {
     std::mt19937 rng(5);
     SortedBoxes reused;
-    // Sizes that grow and shrink, so that the reused buffers hold stale entries; duplicates make cycles of every
+    // Sizes that grow and shrink, so that the reused buffers hold stale entries (30000 boxes lie in huge pages,
+    // huge_page_allocator.hpp); duplicates make cycles of every
     // length in the permutation.
-    for (const int count : { 1000, 17, 0, 1, 4096, 3 }) {
+    for (const int count : { 1000, 17, 0, 1, 30000, 4096, 3 }) {
         SCOPED_TRACE(count);
         std::vector<Aabb> input = random_boxes(rng, count);
         if (count > 10) {
             std::fill(input.begin(), input.begin() + 5, input[7]);
         }
         const std::vector<std::int32_t> order = ccdkit::spatial_order(input);
-        reused.boxes = input;
+        reused.boxes.assign(input.begin(), input.end());
         reused.sort();
         const SortedBoxes fresh(input);
         ASSERT_EQ(reused.order, order);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ccdkit/broad/broad_phase.hpp>
+#include <ccdkit/broad/huge_page_allocator.hpp>
 
 #include <array>
 
@@ -15,6 +16,9 @@ namespace ccdkit {
 class Bvh final : public BroadPhase {
 public:
     static constexpr std::int32_t LEAF_SIZE = 4;
+    /// Consecutive queries traversed together (query()); 16 costs 2% more instructions than 8 and about 5%
+    /// less time (fewer, longer vector tests per leaf).
+    static constexpr std::size_t QUERY_GROUP = 16;
 
     void build(std::span<const Aabb> boxes) override;
 
@@ -56,10 +60,11 @@ private:
     /// Recomputes the box (and max_index) of leaf `node` from boxes_, or of an inner node from its children.
     void update_node(std::size_t node);
 
-    std::vector<Node> nodes_;
-    std::vector<Aabb> boxes_; ///< the built boxes in leaf order
-    std::vector<std::int32_t> index_; ///< index_[k]: input index of boxes_[k]
-    std::vector<Eigen::Array3d> centers_; ///< build() scratch, kept so that building again reuses the memory
+    // Rebuilt at every step of a simulation: in huge pages, where fresh memory faults in cheaply.
+    HugePageVector<Node> nodes_;
+    HugePageVector<Aabb> boxes_; ///< the built boxes in leaf order
+    HugePageVector<std::int32_t> index_; ///< index_[k]: input index of boxes_[k]
+    HugePageVector<Eigen::Array3d> centers_; ///< build() scratch, kept so that building again reuses the memory
 };
 
 } // namespace ccdkit

@@ -10,6 +10,7 @@
 #include "broad/details/spatial_order_buffers.hpp"
 
 #include <ccdkit/broad/broad_phase.hpp>
+#include <ccdkit/broad/huge_page_allocator.hpp>
 
 #include <Eigen/Core>
 #include <tbb/enumerable_thread_specific.h>
@@ -39,8 +40,8 @@ inline double elapsed_ms(Clock::time_point since)
 class SortedBoxes {
 public:
     SortedBoxes() = default;
-    explicit SortedBoxes(std::vector<Aabb> input)
-        : boxes(std::move(input))
+    explicit SortedBoxes(const std::vector<Aabb>& input)
+        : boxes(input.begin(), input.end())
     {
         sort();
     }
@@ -72,7 +73,7 @@ public:
     [[nodiscard]] std::int32_t original(std::int32_t sorted) const { return order[static_cast<std::size_t>(sorted)]; }
 
     std::vector<std::int32_t> order; ///< order[k]: input index of boxes[k]
-    std::vector<Aabb> boxes;
+    HugePageVector<Aabb> boxes;
 
 private:
     SpatialKeys keys_;
@@ -117,8 +118,8 @@ inline const BroadPhase& build_broad_phase(
 /// pairs (query index, built index; sorted numbering) to `narrow` before the next block.
 template <class Narrow>
 void for_each_candidate_block(
-    const std::vector<Aabb>& built,
-    const std::vector<Aabb>& queries,
+    std::span<const Aabb> built,
+    std::span<const Aabb> queries,
     QueryScope scope,
     const CandidateBlockSettings& settings,
     PhaseCosts& costs,
@@ -134,8 +135,7 @@ void for_each_candidate_block(
         tbb::enumerable_thread_specific<std::vector<Pair>> local;
         tbb::parallel_for(
             tbb::blocked_range<std::size_t>(first, first + count, 1024), [&](const tbb::blocked_range<std::size_t>& r) {
-                broad.query(
-                    std::span<const Aabb>(queries).subspan(r.begin(), r.size()), r.begin(), local.local(), scope);
+                broad.query(queries.subspan(r.begin(), r.size()), r.begin(), local.local(), scope);
             });
         std::vector<Pair> candidates;
         for (auto& v : local) {

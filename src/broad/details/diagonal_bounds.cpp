@@ -39,9 +39,8 @@ namespace {
 
 } // namespace
 
-void vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, std::vector<DiagonalBounds>& bounds)
+void vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, std::span<DiagonalBounds> bounds)
 {
-    bounds.resize(static_cast<std::size_t>(v0.rows()));
     tbb::parallel_for(
         tbb::blocked_range<Eigen::Index>(0, v0.rows(), 4096), [&](const tbb::blocked_range<Eigen::Index>& r) {
             for (Eigen::Index i = r.begin(); i != r.end(); ++i) {

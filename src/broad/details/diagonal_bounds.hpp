@@ -44,14 +44,13 @@ struct DiagonalBounds {
     Lanes low = Lanes::Zero(), high = Lanes::Zero();
 };
 
-/// Bounds of each vertex alone, at t = 0 and t = 1 (`v0` and `v1` finite), into `bounds` (resized).
-void vertex_diagonal_bounds(
-    const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, std::vector<DiagonalBounds>& bounds);
+/// Bounds of each vertex alone, at t = 0 and t = 1 (`v0` and `v1` finite), into `bounds` (one per row).
+void vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, std::span<DiagonalBounds> bounds);
 
 [[nodiscard]] inline std::vector<DiagonalBounds>
 vertex_diagonal_bounds(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1)
 {
-    std::vector<DiagonalBounds> bounds;
+    std::vector<DiagonalBounds> bounds(static_cast<std::size_t>(v0.rows()));
     vertex_diagonal_bounds(v0, v1, bounds);
     return bounds;
 }

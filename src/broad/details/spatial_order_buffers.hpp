@@ -4,6 +4,7 @@
 // spatial_order() into buffers the caller keeps, so that repeated calls (a simulator's steps) reuse memory.
 
 #include <ccdkit/broad/aabb.hpp>
+#include <ccdkit/broad/huge_page_allocator.hpp>
 
 #include <cstdint>
 #include <span>
@@ -13,7 +14,7 @@
 namespace ccdkit::details {
 
 /// Scratch memory of spatial_order(): one Morton key per box.
-using SpatialKeys = std::vector<std::pair<std::uint64_t, std::int32_t>>;
+using SpatialKeys = HugePageVector<std::pair<std::uint64_t, std::int32_t>>;
 
 /// spatial_order(boxes) into `order` (resized), with `keys` as scratch.
 void spatial_order(std::span<const Aabb> boxes, SpatialKeys& keys, std::vector<std::int32_t>& order);
