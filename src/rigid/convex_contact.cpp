@@ -68,17 +68,20 @@ namespace {
             , probe_points_(local_.size(), arena)
             , travel_(body.motion.linear_velocity() * body.motion.duration())
             , spin_(body.motion.angular_velocity() * body.motion.duration())
-            , spin_norm_(rounded_up(spin_.norm()))
+            , spin_length_(spin_.norm())
+            , spin_axis_(spin_.normalized())
+            , spin_norm_(rounded_up(spin_length_))
         {
             // The vertices about the centre of mass, as RigidPlacement::apply forms them (the same bits).
             const auto& vertices = body.shape.vertices();
             const Eigen::Vector3d& center = body.motion.center_of_mass();
-            double radius = 0.0;
+            // The largest norm is the root of the largest square (the square root rounds monotonically): one root.
+            double radius_squared = 0.0;
             for (std::size_t k = 0; k < local_.size(); ++k) {
                 local_[k] = vertices.row(static_cast<Eigen::Index>(k)).transpose() - center;
-                radius = std::max(radius, local_[k].norm());
+                radius_squared = std::max(radius_squared, local_[k].squaredNorm());
             }
-            radius_ = rounded_up(radius);
+            radius_ = rounded_up(std::sqrt(radius_squared));
             error_ = body.motion.point_error_bound(radius_);
             // The rate n.(d + w x arm) is computed from rounded n, d, w and an arm within 2 error_ of the exact
             // one (the arm's rounding is part of what point_error_bound covers, the centre's the rest): a few
@@ -128,16 +131,27 @@ namespace {
         {
             return n.dot(travel_ + spin_.cross(arms_[k]));
         }
-        /// n.x' = n.d + n.(w x arm) = n.d + (n x w).arm at the placed time, for every vertex into `rates` (the
-        /// triple product's rearrangement costs one cross product per direction, not per vertex; its rounding,
-        /// a few ulps of |d| + |w| |arm|, is within rate_error()).
-        void rates_along(const Eigen::Vector3d& n, ScratchVector<double>& rates) const
+        /// Every vertex's height n.x and rate n.x' = n.d + n.(w x arm) = n.d + (n x w).arm at the placed time, into
+        /// `heights` and `rates`, in one pass over the vertices (the triple product's rearrangement costs one cross
+        /// product per direction, not per vertex; its rounding, a few ulps of |d| + |w| |arm|, is within
+        /// rate_error()). Returns the largest |rate|.
+        double heights_and_rates_along(
+            const Eigen::Vector3d& n, ScratchVector<double>& heights, ScratchVector<double>& rates) const
         {
             const double along = n.dot(travel_);
             const Eigen::Vector3d across = n.cross(spin_);
-            for (std::size_t k = 0; k < arms_.size(); ++k) {
-                rates[k] = along + across.dot(arms_[k]);
+            const std::size_t count = points_.size();
+            const Eigen::Vector3d* points = points_.data();
+            const Eigen::Vector3d* arms = arms_.data();
+            double* height = heights.data();
+            double* rate = rates.data();
+            double largest = 0.0;
+            for (std::size_t k = 0; k < count; ++k) {
+                height[k] = n.dot(points[k]);
+                rate[k] = along + across.dot(arms[k]);
+                largest = std::max(largest, std::abs(rate[k]));
             }
+            return largest;
         }
 
         /// The turn over a fraction h of the step.
@@ -146,7 +160,7 @@ namespace {
             if (spin_norm_ == 0.0) {
                 return Eigen::Quaterniond::Identity();
             }
-            return Eigen::Quaterniond(Eigen::AngleAxisd(h * spin_.norm(), spin_.normalized()));
+            return Eigen::Quaterniond(Eigen::AngleAxisd(h * spin_length_, spin_axis_));
         }
         /// Where vertex k will be a fraction h of the step after the placed time, `turn` = turn(h): a guess for
         /// choosing directions (rounding unbounded), never part of a bound.
@@ -176,7 +190,9 @@ namespace {
         ScratchVector<Eigen::Vector3d> probe_points_;
         Eigen::Vector3d travel_;
         Eigen::Vector3d spin_;
-        double spin_norm_;
+        double spin_length_; ///< |spin_| (the turn's angle per unit h)
+        Eigen::Vector3d spin_axis_; ///< spin_ / |spin_| (the turn's axis; zero without a turn)
+        double spin_norm_; ///< |spin_| rounded up (for bounds)
         double radius_ = 0.0;
         double error_ = 0.0;
         double rate_error_ = 0.0;
@@ -200,19 +216,13 @@ namespace {
         /// The heights and rates along n of the bodies as placed now.
         void update(const ConvexSide& a, const ConvexSide& b, const Eigen::Vector3d& n)
         {
-            fill(a, n, heights_a_, rates_a_);
-            fill(b, n, heights_b_, rates_b_);
+            const double rate_magnitude = std::max(
+                a.heights_and_rates_along(n, heights_a_, rates_a_), b.heights_and_rates_along(n, heights_b_, rates_b_));
             curvature_ = 0.5 * (a.curvature(n) + b.curvature(n));
             // Heights: each dot product within 3 ulps of sum |n_k x_k| <= |x|_1 (|n_k| <= 1 + 4 ulps), plus the
             // points' own rounding (times |n| <= 1 + 4 ulps, inside rounded_up). The sums height + h rate and
             // the differences below add a few ulps of the magnitudes; 8 ulps of each covers all of them.
             const double magnitude = std::max(a.magnitude(), b.magnitude());
-            double rate_magnitude = 0.0;
-            for (const auto* rates : { &rates_a_, &rates_b_ }) {
-                for (const double r : *rates) {
-                    rate_magnitude = std::max(rate_magnitude, std::abs(r));
-                }
-            }
             constant_error_ = rounded_up(a.error() + b.error() + 8.0 * UNIT_ROUNDOFF * magnitude) + ABSOLUTE_SLACK;
             rate_error_ = rounded_up(a.rate_error() + b.rate_error() + 8.0 * UNIT_ROUNDOFF * rate_magnitude);
         }
@@ -298,19 +308,6 @@ namespace {
             }
             const double root = std::sqrt(rate * rate + 4.0 * curvature_ * gap);
             return rate < 0.0 ? 2.0 * gap / (root - rate) : (rate + root) / (2.0 * curvature_);
-        }
-
-        static void fill(
-            const ConvexSide& side,
-            const Eigen::Vector3d& n,
-            ScratchVector<double>& heights,
-            ScratchVector<double>& rates)
-        {
-            const auto& points = side.points();
-            for (std::size_t k = 0; k < points.size(); ++k) {
-                heights[k] = n.dot(points[k]);
-            }
-            side.rates_along(n, rates);
         }
 
         ScratchVector<double> heights_a_, rates_a_, heights_b_, rates_b_;
