@@ -50,6 +50,11 @@ namespace {
     constexpr int MAX_STEPS = 32;
     /// Step candidates tried at one time (each halves the previous) before the general search takes over.
     constexpr int MAX_HALVINGS = 12;
+    /// Largest turn (radians, both bodies together) until the guessed contact for which the closest points' rate
+    /// guesses its time: farther off, the features at the contact are likely others and the fastest vertex's rate
+    /// (an earlier guess, a smaller turn of the normal) steps better (tuned on random box pairs: 0.01 to 0.1 do
+    /// about as well).
+    constexpr double WITNESS_TURN = 0.03;
 
     /// Scratch memory of one query: its vectors come from a buffer on the stack (enough for two boxes' search and
     /// contacts; the heap beyond), so a query allocates nothing but its result.
@@ -397,19 +402,65 @@ namespace {
             return result;
         }
 
-        /// The time (fraction of the step) for the distance |offset| to close at the rate the GJK simplex's
-        /// vertices approach along n; infinite if they do not. A guess.
+        /// The time (fraction of the step) for the distance |offset| to close at the rate the closest points
+        /// approach along n, where the bodies turn little until then (WITNESS_TURN), else at the rate of the GJK
+        /// simplex's fastest vertex; infinite if they do not approach. A guess. The closest point of P - Q is the
+        /// combination of the simplex's vertices with the weights that give `offset`: its rate is theirs so
+        /// combined. (Near the contact the fastest vertex, a tilting face's far corner, guesses early, and the
+        /// normal turned to that time falls short of the contact's: the steps then close in on it by a constant
+        /// fraction only.)
         [[nodiscard]] double guessed_time_to_contact(const Eigen::Vector3d& offset, const Eigen::Vector3d& n) const
         {
             if (!a_.turns() && !b_.turns()) {
                 return INFINITE; // (unused: without turning the closest direction is kept)
             }
-            double closing = 0.0;
+            const std::array<double, 3> weight = simplex_weights(offset);
+            double closing = 0.0, fastest = 0.0;
             for (std::size_t k = 0; k < static_cast<std::size_t>(simplex_.size); ++k) {
                 const auto& [i, j] = simplex_.ids[k];
-                closing = std::max(closing, b_.rate(n, j) - a_.rate(n, i));
+                const double rate = b_.rate(n, j) - a_.rate(n, i);
+                closing += weight[k] * rate;
+                fastest = std::max(fastest, rate);
             }
-            return closing > 0.0 ? offset.norm() / closing : INFINITE;
+            const double distance = offset.norm();
+            const double witness_time = closing > 0.0 ? distance / closing : INFINITE;
+            if (witness_time * (a_.step_angle() + b_.step_angle()) <= WITNESS_TURN) {
+                return witness_time;
+            }
+            return fastest > 0.0 ? distance / fastest : INFINITE;
+        }
+
+        /// Weights (summing to 1) of the GJK simplex's vertices (points() of a less those of b) that combine to
+        /// `offset`, a point of the simplex; equal weights where the simplex is degenerate. At most three vertices
+        /// (a fourth means overlap, which stops the search).
+        [[nodiscard]] std::array<double, 3> simplex_weights(const Eigen::Vector3d& offset) const
+        {
+            const int size = std::min(simplex_.size, 3);
+            std::array<Eigen::Vector3d, 3> w;
+            for (std::size_t k = 0; k < static_cast<std::size_t>(size); ++k) {
+                const auto& [i, j] = simplex_.ids[k];
+                w[k] = a_.points()[i] - b_.points()[j];
+            }
+            const double even = 1.0 / static_cast<double>(std::max(size, 1));
+            std::array<double, 3> weight { even, even, even };
+            if (size == 2) {
+                const Eigen::Vector3d e = w[1] - w[0];
+                const double length_squared = e.squaredNorm();
+                if (length_squared > 0.0) {
+                    const double u = std::clamp((offset - w[0]).dot(e) / length_squared, 0.0, 1.0);
+                    weight = { 1.0 - u, u, 0.0 };
+                }
+            } else if (size == 3) {
+                const Eigen::Vector3d e1 = w[1] - w[0], e2 = w[2] - w[0], d = offset - w[0];
+                const double a11 = e1.squaredNorm(), a22 = e2.squaredNorm(), a12 = e1.dot(e2);
+                const double det = a11 * a22 - a12 * a12;
+                if (det > 0.0) {
+                    const double u = std::clamp((a22 * d.dot(e1) - a12 * d.dot(e2)) / det, 0.0, 1.0);
+                    const double v = std::clamp((a11 * d.dot(e2) - a12 * d.dot(e1)) / det, 0.0, 1.0 - u);
+                    weight = { 1.0 - u - v, u, v };
+                }
+            }
+            return weight;
         }
 
         /// The normal of the GJK simplex's features (a face, two edges; for a vertex against an edge, n made
