@@ -99,10 +99,11 @@ namespace {
         /// RigidPlacement::apply does; and the largest |x|_1 of them.
         void place(double s)
         {
-            if (still_ && placed_) {
-                return; // a body at rest is placed the same (the same bits) at every time
+            if (placed_ && (still_ || s == placed_at_)) {
+                return; // placed already (a body at rest is placed the same, the same bits, at every time)
             }
             placed_ = true;
+            placed_at_ = s;
             const RigidPlacement placement = body_.motion.placement_at(s);
             magnitude_ = 0.0;
             for (std::size_t k = 0; k < local_.size(); ++k) {
@@ -205,6 +206,7 @@ namespace {
         /// No turn (as rotation_at tests it) and no velocity at all: every placement is the same.
         bool still_ = body_.motion.step_angle() == 0.0 && (body_.motion.linear_velocity().array() == 0.0).all();
         bool placed_ = false;
+        double placed_at_ = 0.0; ///< the fraction of the step the points are placed at (once placed_)
     };
 
     /// Every vertex's height along n and its rate at one time, for both bodies (a above, b below).
@@ -279,6 +281,15 @@ namespace {
                 h = next;
             }
             return h;
+        }
+
+        /// Whether the parabola's share of the model moves a root near h by at most `tolerance` (as a time): its
+        /// bend curvature h^2 over the mean closing rate (the separation at 0 over h).
+        [[nodiscard]] bool sharp_root(double h, double tolerance) const
+        {
+            const double gap = *std::min_element(heights_a_.begin(), heights_a_.end())
+                - *std::max_element(heights_b_.begin(), heights_b_.end());
+            return curvature_ * h * h * h <= tolerance * gap;
         }
 
     private:
@@ -386,7 +397,20 @@ namespace {
                     return undecided();
                 }
                 t = next;
-                probed = false;
+                // The predicted contact lies a quarter eps past t now. Where the model's parabola moves its root by
+                // less than that, an overlap eps after t likely proves the contact at once, without a distance at t
+                // (nothing touches before t: the model certified the step). The bodies are placed at t first: the
+                // contacts' normals are oriented from there (from the step's start, edges that turned in between
+                // could point the wrong way).
+                probed = contact < remaining && contact - h <= 0.5 * options_.eps
+                    && model.sharp_root(contact, 0.25 * options_.eps);
+                if (probed) {
+                    a_.place(t);
+                    b_.place(t);
+                    if (auto found = probe(t, n)) {
+                        return { std::move(found), stats_ };
+                    }
+                }
             }
             return undecided();
         }
