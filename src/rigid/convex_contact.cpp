@@ -438,7 +438,7 @@ namespace {
             if (!a_.turns() && !b_.turns()) {
                 return INFINITE; // (unused: without turning the closest direction is kept)
             }
-            const std::array<double, 3> weight = simplex_weights(offset);
+            const std::array<double, 4> weight = simplex_weights(offset);
             double closing = 0.0, fastest = 0.0;
             for (std::size_t k = 0; k < static_cast<std::size_t>(simplex_.size); ++k) {
                 const auto& [i, j] = simplex_.ids[k];
@@ -455,33 +455,36 @@ namespace {
         }
 
         /// Weights (summing to 1) of the GJK simplex's vertices (points() of a less those of b) that combine to
-        /// `offset`, a point of the simplex; equal weights where the simplex is degenerate. At most three vertices
-        /// (a fourth means overlap, which stops the search).
-        [[nodiscard]] std::array<double, 3> simplex_weights(const Eigen::Vector3d& offset) const
+        /// `offset`, a point of the simplex; equal weights where the simplex is degenerate (or a tetrahedron, which
+        /// GJK leaves only where the hulls overlap and the search stops).
+        [[nodiscard]] std::array<double, 4> simplex_weights(const Eigen::Vector3d& offset) const
         {
-            const int size = std::min(simplex_.size, 3);
+            const int size = simplex_.size;
+            const double even = 1.0 / static_cast<double>(std::max(size, 1));
+            std::array<double, 4> weight { even, even, even, even };
+            if (size != 2 && size != 3) {
+                return weight;
+            }
             std::array<Eigen::Vector3d, 3> w;
             for (std::size_t k = 0; k < static_cast<std::size_t>(size); ++k) {
                 const auto& [i, j] = simplex_.ids[k];
                 w[k] = a_.points()[i] - b_.points()[j];
             }
-            const double even = 1.0 / static_cast<double>(std::max(size, 1));
-            std::array<double, 3> weight { even, even, even };
             if (size == 2) {
                 const Eigen::Vector3d e = w[1] - w[0];
                 const double length_squared = e.squaredNorm();
                 if (length_squared > 0.0) {
                     const double u = std::clamp((offset - w[0]).dot(e) / length_squared, 0.0, 1.0);
-                    weight = { 1.0 - u, u, 0.0 };
+                    weight = { 1.0 - u, u, 0.0, 0.0 };
                 }
-            } else if (size == 3) {
+            } else {
                 const Eigen::Vector3d e1 = w[1] - w[0], e2 = w[2] - w[0], d = offset - w[0];
                 const double a11 = e1.squaredNorm(), a22 = e2.squaredNorm(), a12 = e1.dot(e2);
                 const double det = a11 * a22 - a12 * a12;
                 if (det > 0.0) {
                     const double u = std::clamp((a22 * d.dot(e1) - a12 * d.dot(e2)) / det, 0.0, 1.0);
                     const double v = std::clamp((a11 * d.dot(e2) - a12 * d.dot(e1)) / det, 0.0, 1.0 - u);
-                    weight = { 1.0 - u - v, u, v };
+                    weight = { 1.0 - u - v, u, v, 0.0 };
                 }
             }
             return weight;
