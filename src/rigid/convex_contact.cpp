@@ -438,20 +438,26 @@ namespace {
             if (!a_.turns() && !b_.turns()) {
                 return INFINITE; // (unused: without turning the closest direction is kept)
             }
-            const std::array<double, 4> weight = simplex_weights(offset);
-            double closing = 0.0, fastest = 0.0;
+            std::array<double, 4> rates {};
+            double fastest = 0.0;
             for (std::size_t k = 0; k < static_cast<std::size_t>(simplex_.size); ++k) {
                 const auto& [i, j] = simplex_.ids[k];
-                const double rate = b_.rate(n, j) - a_.rate(n, i);
-                closing += weight[k] * rate;
-                fastest = std::max(fastest, rate);
+                rates[k] = b_.rate(n, j) - a_.rate(n, i);
+                fastest = std::max(fastest, rates[k]);
             }
             const double distance = offset.norm();
-            const double witness_time = closing > 0.0 ? distance / closing : INFINITE;
-            if (witness_time * (a_.step_angle() + b_.step_angle()) <= WITNESS_TURN) {
-                return witness_time;
+            const double fastest_time = fastest > 0.0 ? distance / fastest : INFINITE;
+            const double turn = a_.step_angle() + b_.step_angle();
+            if (!(fastest_time * turn <= WITNESS_TURN)) {
+                return fastest_time; // the closest points close no faster: their time turns the bodies too far too
             }
-            return fastest > 0.0 ? distance / fastest : INFINITE;
+            const std::array<double, 4> weight = simplex_weights(offset);
+            double closing = 0.0;
+            for (std::size_t k = 0; k < static_cast<std::size_t>(simplex_.size); ++k) {
+                closing += weight[k] * rates[k];
+            }
+            const double witness_time = closing > 0.0 ? distance / closing : INFINITE;
+            return witness_time * turn <= WITNESS_TURN ? witness_time : fastest_time;
         }
 
         /// Weights (summing to 1) of the GJK simplex's vertices (points() of a less those of b) that combine to
