@@ -6,6 +6,7 @@
 #endif
 
 #include <cstdint>
+#include <limits>
 
 namespace ccdkit::details {
 
@@ -20,6 +21,10 @@ void* allocate_buffer(std::size_t bytes, std::size_t alignment)
 {
 #ifdef __linux__
     if (bytes >= LARGE_BUFFER_BYTES) {
+        // Rounding up to whole huge pages plus one must not wrap around (no machine maps that much anyway).
+        if (bytes > std::numeric_limits<std::size_t>::max() - 2 * HUGE_PAGE_BYTES) {
+            throw std::bad_alloc();
+        }
         // Map one huge page more than needed and unmap the ends: the kernel backs a region with huge pages only
         // where it covers whole 2 MiB-aligned pages.
         const std::size_t length = huge_pages_for(bytes);

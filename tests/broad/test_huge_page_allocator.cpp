@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <utility>
 
@@ -100,4 +101,16 @@ TEST(HugePageAllocator, VectorsMoveSwapGrowAndShrinkTheirMemory)
     EXPECT_NE(copy.data(), small.data());
     small = HugePageVector<std::int32_t>();
     EXPECT_TRUE(small.empty());
+}
+
+TEST(HugePageAllocator, SizesNearTheLimitThrowInsteadOfWrapping)
+{
+    // Rounding such a size up to whole huge pages used to wrap to a tiny mapping, returned as if it held them.
+    HugePageAllocator<char> allocator;
+    const std::size_t most = std::numeric_limits<std::size_t>::max();
+    for (const std::size_t count : { most, most - 100, most - HUGE_PAGE_BYTES, most - 3 * HUGE_PAGE_BYTES }) {
+        EXPECT_THROW(static_cast<void>(allocator.allocate(count)), std::bad_alloc) << count;
+    }
+    HugePageAllocator<double> wide;
+    EXPECT_THROW(static_cast<void>(wide.allocate(most / sizeof(double))), std::bad_alloc);
 }
