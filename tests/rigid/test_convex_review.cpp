@@ -777,6 +777,21 @@ namespace {
             tally.convex);
     }
 
+    /// Every contact within `within` of the closest gap has a normal (b towards a) with z above `least_z`: a lands
+    /// on b from above.
+    void expect_normals_up(const RigidCcdResult& r, const std::string& name, double within, double least_z)
+    {
+        for (const RigidContact& c : r.contacts) {
+            if (c.gap > r.contacts.front().gap + within) {
+                continue;
+            }
+            EXPECT_GT(c.normal.z(), least_z)
+                << name << ": normal " << c.normal.transpose() << " of features " << static_cast<int>(c.feature_a.kind)
+                << ":" << c.feature_a.index << " " << static_cast<int>(c.feature_b.kind) << ":" << c.feature_b.index
+                << " at gap " << c.gap;
+        }
+    }
+
     /// A box landing flat across the top edge of a larger one while turning about the contact normal, so that
     /// edges of its bottom face pass through parallel with the larger box's top edges on the way down: every
     /// contact's normal (b towards a) must point up. The edge-edge normal's sign is taken from the pair's side at
@@ -797,16 +812,93 @@ namespace {
                 const RigidBody b { base, still({ 0, 0, 0 }) };
                 const RigidCcdResult r = check({ named("turning-landing", k++), a, b, options() }, tally);
                 ASSERT_TRUE(r.hit);
-                for (const RigidContact& c : r.contacts) {
-                    EXPECT_GT(c.normal.z(), -1e-6)
-                        << named("turning-landing", k - 1) << ": normal " << c.normal.transpose() << " of features "
-                        << static_cast<int>(c.feature_a.kind) << ":" << c.feature_a.index << " "
-                        << static_cast<int>(c.feature_b.kind) << ":" << c.feature_b.index << " at gap " << c.gap;
-                }
+                expect_normals_up(r, named("turning-landing", k - 1), INFINITY, -1e-6);
             }
         }
         std::printf(
             "EdgeNormalsOfATurningLanding: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
+            tally.convex);
+    }
+
+    /// EdgeNormalsOfATurningLanding drawn at random: a flat box falling onto a larger box's top (landing flat or
+    /// across its edges, up to a small tilt) while turning about the vertical at up to 3 rad per step, at several
+    /// eps and t_max, so that steps land a quarter eps short of contacts whose edges pass through parallel on the
+    /// way (the probe right after such a step, 805a1c7). a stays above b's top until the contact: no normal (b
+    /// towards a) of a contact that touches (within 1e-6 of the closest gap) may point down (a flipped edge-edge
+    /// normal points steeply down; a's side edges and faces meeting b's top edge give a horizontal one, down by
+    /// at most a's tilt).
+    TEST(ConvexReview, TurningLandingsAtRandom)
+    {
+        Tally tally;
+        Random random(808);
+        const RigidShape base = box_solid({ 0.5, 0.5, 0.5 });
+        for (int k = 0; k < scale_count(40); ++k) {
+            const Eigen::Quaterniond q = Eigen::AngleAxisd(random.uniform(-0.8, 0.8), Eigen::Vector3d::UnitZ())
+                * Eigen::AngleAxisd(k % 3 == 0 ? 0.0 : random.uniform(-1e-3, 1e-3), Eigen::Vector3d::UnitX());
+            const double fall = random.uniform(0.5, 3.0);
+            const double t_max = k % 5 == 4 ? random.uniform(0.3, 1.0) : 1.0;
+            const double eps = std::array<double, 3> { 1e-6, 1e-4, 1e-3 }[static_cast<std::size_t>(k % 3)];
+            const RigidBody a { box_solid({ 0.3, 0.3, 0.1 }),
+                                RigidMotion(
+                                    { q,
+                                      { random.uniform(-0.6, 0.6), random.uniform(-0.6, 0.6),
+                                        0.5 + 0.11 + random.uniform(0.05, 0.9) * fall * t_max } },
+                                    { 0, 0, -fall }, { 0, 0, random.uniform(-3.0, 3.0) }) };
+            const RigidBody b { base, still({ 0, 0, 0 }) };
+            const RigidCcdResult r = check({ named("random-landing", k), a, b, options(eps, t_max) }, tally);
+            // (Pairs kept farther away, within the slack of eps = 1e-3, are not held to it.)
+            expect_normals_up(r, named("random-landing", k), 1e-6, -2e-3);
+        }
+        std::printf(
+            "TurningLandingsAtRandom: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
+            tally.convex);
+    }
+
+    /// The closest points' closing rate (90c0c84's guess) at its edge cases: a box turning about its own lowest
+    /// corner (the closest point to the box below: it does not move, the rest swings down), by turns around
+    /// WITNESS_TURN (0.03 rad) and far beyond, with no relative velocity or a slow fall, both bodies sharing a
+    /// drift, gaps from 0 (touching at t = 0) up, at scales 1e-6, 1 and 1e6.
+    TEST(ConvexReview, TurnsAboutTheClosestPoint)
+    {
+        Tally tally;
+        Random random(909);
+        const std::array<double, 7> turns { 0.0, 0.01, 0.0299, 0.03, 0.0301, 0.5, 3.0 };
+        for (int k = 0; k < scale_count(21); ++k) {
+            const double scale = std::array<double, 3> { 1e-6, 1.0, 1e6 }[static_cast<std::size_t>(k % 3)];
+            const double turn = turns[static_cast<std::size_t>(k % 7)];
+            const double gap = k % 5 == 0 ? 0.0 : std::pow(10.0, random.uniform(-6.0, -1.0)) * scale;
+            const Eigen::Vector3d half = (Eigen::Vector3d(0.1, 0.1, 0.1) + random.vector(0.3).cwiseAbs()) * scale;
+            const Eigen::Quaterniond q = random.rotation();
+            // a's lowest corner (body coordinates) is its centre of mass: the point it turns about.
+            Eigen::Vector3d pivot = Eigen::Vector3d::Zero();
+            double lowest = INFINITY;
+            for (int c = 0; c < 8; ++c) {
+                const Eigen::Vector3d u(
+                    (c & 1) != 0 ? half.x() : -half.x(), (c & 2) != 0 ? half.y() : -half.y(),
+                    (c & 4) != 0 ? half.z() : -half.z());
+                if ((q * u).z() < lowest) {
+                    lowest = (q * u).z();
+                    pivot = u;
+                }
+            }
+            const Eigen::Vector3d corner(
+                random.uniform(-0.4, 0.4) * scale, random.uniform(-0.4, 0.4) * scale, 0.5 * scale + gap);
+            const Eigen::Vector3d drift
+                = k % 4 == 0 ? Eigen::Vector3d::Zero() : Eigen::Vector3d(random.vector(0.1 * scale));
+            const Eigen::Vector3d fall = k % 2 == 0 ? Eigen::Vector3d::Zero() : Eigen::Vector3d(0, 0, -2.0 * gap);
+            const RigidBody a { box_solid(half),
+                                RigidMotion(
+                                    { q, corner - q * pivot }, drift + fall, random.direction() * turn, 1.0, pivot) };
+            const RigidBody b { box_solid(Eigen::Vector3d::Constant(0.5 * scale)),
+                                RigidMotion(
+                                    { .translation = Eigen::Vector3d::Zero() }, drift, Eigen::Vector3d::Zero()) };
+            // (The reference's least step: its global speed bound counts the shared drift, and gaps start tiny.)
+            check(
+                { named("turn-about-closest", k), k % 6 == 5 ? b : a, k % 6 == 5 ? a : b, options(), 1e-4 }, tally,
+                false);
+        }
+        std::printf(
+            "TurnsAboutTheClosestPoint: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
             tally.convex);
     }
 
