@@ -38,6 +38,59 @@ Points vertex_and_face_in_a_plane(std::mt19937_64& rng, double c)
     return { p, t0, t1, t2, p_end, V(t0 + V(0, 0, out(rng))), V(t1 + V(0, 0, out(rng))), V(t2 + V(0, 0, out(rng))) };
 }
 
+/// A coordinate on a grid of `step`, in [-n step, n step].
+double on_grid(std::mt19937_64& rng, int n, double step)
+{
+    return step * static_cast<double>(std::uniform_int_distribution<int>(-n, n)(rng));
+}
+
+/// Cloth-like: the four points on a grid in one coordinate plane at t = 0 (often exactly collinear or sharing
+/// coordinates, often touching), with motions that leave the plane, stay in it (p identically zero), or leave
+/// it with one point only or half the points (roots of multiplicity 2 or 3 at t = 0); sometimes tiny (down to
+/// 2^-40), sometimes an offset near the zero certificate's 2^-300, a one-ulp perturbation or a huge scale.
+Points grid_query(std::mt19937_64& rng)
+{
+    std::uniform_int_distribution<int> percent(0, 99);
+    const int axis = percent(rng) % 3;
+    const double plane = on_grid(rng, 2, 0.5);
+    Points x;
+    for (int i = 0; i < 4; ++i) {
+        for (int k = 0; k < 3; ++k) {
+            x[i][k] = k == axis ? plane : on_grid(rng, 4, 0.5);
+        }
+    }
+    const int motion = percent(rng) % 5;
+    for (int i = 0; i < 4; ++i) {
+        V d(on_grid(rng, 8, 0.125), on_grid(rng, 8, 0.125), on_grid(rng, 8, 0.125));
+        const bool in_plane = (motion == 1) || (motion == 2 && i != 0) || (motion == 3 && i % 2 == 1);
+        if (in_plane) {
+            d[axis] = 0.0;
+        }
+        if (motion == 4 && percent(rng) < 30) {
+            d.setZero();
+        }
+        const int shrink = percent(rng) < 30 ? 10 * (percent(rng) % 5) : 0;
+        x[4 + i] = x[i] + std::ldexp(1.0, -shrink) * d;
+    }
+    if (percent(rng) < 25) {
+        const int i = percent(rng) % 4, k = (axis + 1 + percent(rng) % 2) % 3;
+        const double offset = std::ldexp(1.0, -(280 + percent(rng) % 40));
+        x[i][k] += offset;
+        x[i + 4][k] += percent(rng) < 50 ? offset : 0.0;
+    }
+    if (percent(rng) < 20) {
+        auto& c = x[percent(rng) % 8][percent(rng) % 3];
+        c = std::nextafter(c, percent(rng) < 50 ? 10.0 : -10.0);
+    }
+    if (percent(rng) < 10) {
+        const double s = std::ldexp(1.0, (percent(rng) < 50 ? 1 : -1) * 10 * percent(rng));
+        for (auto& p : x) {
+            p *= s;
+        }
+    }
+    return x;
+}
+
 struct Counts {
     int hits = 0, exact = 0; ///< queries that collide, and that reached the exact stage
 };
@@ -137,5 +190,18 @@ TEST(RootAtStart, ContactExactlyAtTheEnd)
                          V(0, 0, 0), V(1, 0, 0), V(x_end, -1, 0), V(x_end, 1, 0) };
         EXPECT_TRUE(agrees_with_oracle(false, x));
         EXPECT_EQ(edge_edge_ccd(test::edge_edge_motion(x)).hit, x_end == 1.0);
+    }
+}
+
+TEST(RootAtStart, GridQueriesAgreeWithTheOracle)
+{
+    // Review fuzz (10^6 queries of this kind agreed with the oracle); a few thousand keep guarding the path.
+    std::mt19937_64 rng(5);
+    for (int i = 0; i < 4000; ++i) {
+        const Points x = grid_query(rng);
+        CcdOptions options;
+        options.tolerance = i % 7 == 0 ? 1e-3 : options.tolerance;
+        options.t_max = i % 11 == 0 ? 0.75 : options.t_max;
+        ASSERT_TRUE(agrees_with_oracle(i % 2 == 1, x, options)) << i;
     }
 }
