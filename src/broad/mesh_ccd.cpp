@@ -90,7 +90,9 @@ struct MeshCcdWorkspace::Buffers {
     HugePageVector<Eigen::Vector3d> x0, x1;
     HugePageVector<details::DiagonalBounds> vertex_diagonals;
     HugePageVector<std::array<std::int32_t, 2>> sorted_edge_vertices;
-    details::CandidateStream vertex_face_stream, edge_edge_stream;
+    /// One stream, so one broad phase, for both passes: the edge-edge pass rebuilds the tree of the vertex-face
+    /// pass in its memory (the largest fresh buffers of a step) instead of building a second one beside it.
+    details::CandidateStream stream;
     HitBuffers<VertexFaceHit> vertex_face_hits;
     HitBuffers<EdgeEdgeHit> edge_edge_hits;
 };
@@ -220,8 +222,8 @@ MeshCcdResult mesh_ccd(
         return details::has_corner(faces.row(p.second), p.first) ? std::nullopt : std::optional(p);
     };
     collect_hits(
-        buffers.vertex_face_stream, buffers.vertex_face_hits, buffers.faces, vertices_sorted.boxes,
-        QueryScope::ALL_PAIRS, settings(0.0), costs, vertex_face_candidate, vertex_face_test, result.vertex_face,
+        buffers.stream, buffers.vertex_face_hits, buffers.faces, vertices_sorted.boxes, QueryScope::ALL_PAIRS,
+        settings(0.0), costs, vertex_face_candidate, vertex_face_test, result.vertex_face,
         result.vertex_face_candidates);
 
     const auto edge_edge_test = [&](const Pair& p) -> std::optional<CcdResult> {
@@ -244,9 +246,8 @@ MeshCcdResult mesh_ccd(
         return std::minmax(edges_sorted.original(sorted.first), edges_sorted.original(sorted.second));
     };
     collect_hits(
-        buffers.edge_edge_stream, buffers.edge_edge_hits, edges_sorted.boxes, edges_sorted.boxes,
-        QueryScope::SELF_PAIRS, settings(0.5), costs, edge_edge_candidate, edge_edge_test, result.edge_edge,
-        result.edge_edge_candidates);
+        buffers.stream, buffers.edge_edge_hits, edges_sorted.boxes, edges_sorted.boxes, QueryScope::SELF_PAIRS,
+        settings(0.5), costs, edge_edge_candidate, edge_edge_test, result.edge_edge, result.edge_edge_candidates);
 
     result.broad_phase_ms = costs.broad_phase_ms;
     result.narrow_phase_ms = costs.narrow_phase_ms;
