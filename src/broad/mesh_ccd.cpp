@@ -27,9 +27,9 @@ namespace ccdkit {
 namespace {
     using details::Pair;
 
-    /// A thread's hits and candidate count.
+    /// A thread's hits and candidate count (hundreds of thousands of hits at 10^6 triangles: in huge pages).
     template <class Hit> struct LocalHits {
-        std::vector<Hit> hits;
+        HugePageVector<Hit> hits;
         std::size_t candidates = 0;
     };
     template <class Hit> using HitBuffers = tbb::enumerable_thread_specific<LocalHits<Hit>>;
@@ -67,6 +67,11 @@ namespace {
                 }
             }
         });
+        std::size_t total = hits.size();
+        for (const LocalHits<Hit>& local : locals) {
+            total += local.hits.size();
+        }
+        hits.reserve(total);
         for (LocalHits<Hit>& local : locals) {
             hits.insert(hits.end(), local.hits.begin(), local.hits.end());
             candidates += local.candidates;

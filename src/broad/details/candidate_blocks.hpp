@@ -50,6 +50,7 @@ public:
     /// much fresh memory again.
     void sort()
     {
+        order.resize(boxes.size());
         spatial_order(boxes, keys_, order);
         // Follow each cycle of the permutation (boxes[k] = input[order[k]]), marking what is in place.
         placed_.assign(order.size(), false);
@@ -72,7 +73,7 @@ public:
 
     [[nodiscard]] std::int32_t original(std::int32_t sorted) const { return order[static_cast<std::size_t>(sorted)]; }
 
-    std::vector<std::int32_t> order; ///< order[k]: input index of boxes[k]
+    HugePageVector<std::int32_t> order; ///< order[k]: input index of boxes[k]
     HugePageVector<Aabb> boxes;
 
 private:
