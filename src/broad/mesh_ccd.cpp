@@ -182,7 +182,9 @@ MeshCcdResult mesh_ccd(
     costs.broad_phase_ms += details::elapsed_ms(start);
     // Vertex-face pairs are the first half of the progress, edge-edge pairs the second.
     const auto settings = [&](double from) {
-        details::CandidateBlockSettings s { options.broad_phase, options.block_size, {} };
+        details::CandidateBlockSettings s {
+            options.broad_phase, options.block_size, static_cast<std::size_t>(std::max(faces.rows(), edges.rows())), {}
+        };
         if (options.progress) {
             s.progress = [&options, from](double done) { options.progress(from + 0.5 * done); };
         }
