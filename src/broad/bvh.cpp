@@ -86,6 +86,17 @@ void Bvh::build(std::span<const Aabb> boxes)
     }
 }
 
+void Bvh::reserve(std::size_t boxes)
+{
+    if (boxes > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max() - 1)) {
+        return; // build() rejects that many
+    }
+    nodes_.reserve(static_cast<std::size_t>(subtree_nodes(static_cast<std::int32_t>(boxes))));
+    boxes_.reserve(boxes);
+    index_.reserve(boxes);
+    centers_.reserve(boxes);
+}
+
 void Bvh::build_node(std::int32_t node, std::int32_t begin, std::int32_t end, BuildInput input)
 {
     const std::int32_t count = end - begin;

@@ -27,9 +27,9 @@ namespace ccdkit {
 namespace {
     using details::Pair;
 
-    /// A thread's hits and candidate count.
+    /// A thread's hits and candidate count (hundreds of thousands of hits at 10^6 triangles: in huge pages).
     template <class Hit> struct LocalHits {
-        std::vector<Hit> hits;
+        HugePageVector<Hit> hits;
         std::size_t candidates = 0;
     };
     template <class Hit> using HitBuffers = tbb::enumerable_thread_specific<LocalHits<Hit>>;
@@ -67,6 +67,11 @@ namespace {
                 }
             }
         });
+        std::size_t total = hits.size();
+        for (const LocalHits<Hit>& local : locals) {
+            total += local.hits.size();
+        }
+        hits.reserve(total);
         for (LocalHits<Hit>& local : locals) {
             hits.insert(hits.end(), local.hits.begin(), local.hits.end());
             candidates += local.candidates;
@@ -90,7 +95,9 @@ struct MeshCcdWorkspace::Buffers {
     HugePageVector<Eigen::Vector3d> x0, x1;
     HugePageVector<details::DiagonalBounds> vertex_diagonals;
     HugePageVector<std::array<std::int32_t, 2>> sorted_edge_vertices;
-    details::CandidateStream vertex_face_stream, edge_edge_stream;
+    /// One stream, so one broad phase, for both passes: the edge-edge pass rebuilds the tree of the vertex-face
+    /// pass in its memory (the largest fresh buffers of a step) instead of building a second one beside it.
+    details::CandidateStream stream;
     HitBuffers<VertexFaceHit> vertex_face_hits;
     HitBuffers<EdgeEdgeHit> edge_edge_hits;
 };
@@ -175,7 +182,9 @@ MeshCcdResult mesh_ccd(
     costs.broad_phase_ms += details::elapsed_ms(start);
     // Vertex-face pairs are the first half of the progress, edge-edge pairs the second.
     const auto settings = [&](double from) {
-        details::CandidateBlockSettings s { options.broad_phase, options.block_size, {} };
+        details::CandidateBlockSettings s {
+            options.broad_phase, options.block_size, static_cast<std::size_t>(std::max(faces.rows(), edges.rows())), {}
+        };
         if (options.progress) {
             s.progress = [&options, from](double done) { options.progress(from + 0.5 * done); };
         }
@@ -220,8 +229,8 @@ MeshCcdResult mesh_ccd(
         return details::has_corner(faces.row(p.second), p.first) ? std::nullopt : std::optional(p);
     };
     collect_hits(
-        buffers.vertex_face_stream, buffers.vertex_face_hits, buffers.faces, vertices_sorted.boxes,
-        QueryScope::ALL_PAIRS, settings(0.0), costs, vertex_face_candidate, vertex_face_test, result.vertex_face,
+        buffers.stream, buffers.vertex_face_hits, buffers.faces, vertices_sorted.boxes, QueryScope::ALL_PAIRS,
+        settings(0.0), costs, vertex_face_candidate, vertex_face_test, result.vertex_face,
         result.vertex_face_candidates);
 
     const auto edge_edge_test = [&](const Pair& p) -> std::optional<CcdResult> {
@@ -244,9 +253,8 @@ MeshCcdResult mesh_ccd(
         return std::minmax(edges_sorted.original(sorted.first), edges_sorted.original(sorted.second));
     };
     collect_hits(
-        buffers.edge_edge_stream, buffers.edge_edge_hits, edges_sorted.boxes, edges_sorted.boxes,
-        QueryScope::SELF_PAIRS, settings(0.5), costs, edge_edge_candidate, edge_edge_test, result.edge_edge,
-        result.edge_edge_candidates);
+        buffers.stream, buffers.edge_edge_hits, edges_sorted.boxes, edges_sorted.boxes, QueryScope::SELF_PAIRS,
+        settings(0.5), costs, edge_edge_candidate, edge_edge_test, result.edge_edge, result.edge_edge_candidates);
 
     result.broad_phase_ms = costs.broad_phase_ms;
     result.narrow_phase_ms = costs.narrow_phase_ms;

@@ -29,7 +29,7 @@ namespace {
     Eigen::Array3d center(const Aabb& b) { return b.min * 0.5 + b.max * 0.5; }
 } // namespace
 
-void details::spatial_order(std::span<const Aabb> boxes, SpatialKeys& keyed, std::vector<std::int32_t>& order)
+void details::spatial_order(std::span<const Aabb> boxes, SpatialKeys& keyed, std::span<std::int32_t> order)
 {
     check_boxes(boxes, "spatial_order");
     constexpr double INF = std::numeric_limits<double>::infinity();
@@ -59,14 +59,13 @@ void details::spatial_order(std::span<const Aabb> boxes, SpatialKeys& keyed, std
             }
         });
     tbb::parallel_sort(keyed.begin(), keyed.end());
-    order.resize(boxes.size());
     std::transform(keyed.begin(), keyed.end(), order.begin(), [](const auto& k) { return k.second; });
 }
 
 std::vector<std::int32_t> spatial_order(std::span<const Aabb> boxes)
 {
     details::SpatialKeys keys;
-    std::vector<std::int32_t> order;
+    std::vector<std::int32_t> order(boxes.size());
     details::spatial_order(boxes, keys, order);
     return order;
 }

@@ -198,7 +198,7 @@ LineSearchFilterResult largest_safe_step(
     const details::SortedBoxes edge_sorted(edge_boxes(v0, v1, edges, inflation));
     details::PhaseCosts costs;
     costs.broad_phase_ms += details::elapsed_ms(start);
-    const details::CandidateBlockSettings settings { options.broad_phase, options.block_size, {} };
+    const details::CandidateBlockSettings settings { options.broad_phase, options.block_size, 0, {} };
 
     LineSearchFilterResult result;
     Limit limit;

@@ -283,6 +283,24 @@ TEST(Bvh, SizesAroundLeafAndTaskThresholds)
     }
 }
 
+TEST(Bvh, ReservedThenBuiltOnFewerAndMoreStaysExact)
+{
+    // Whole-mesh CCD reserves for its larger set and builds on the smaller one first, in the same tree.
+    std::mt19937 rng(31);
+    const auto small = random_boxes(rng, 700, 0.05), large = random_boxes(rng, 5000, 0.02);
+    const auto queries = random_boxes(rng, 500, 0.05);
+    Bvh bvh;
+    bvh.reserve(large.size());
+    const std::size_t reserved = bvh.memory_bytes();
+    for (const auto* boxes : { &small, &large, &small }) {
+        bvh.build(*boxes);
+        EXPECT_EQ(pairs_of(bvh, queries), reference(*boxes, queries));
+        EXPECT_EQ(bvh.memory_bytes(), reserved) << "no new allocation up to the reserved size";
+    }
+    bvh.reserve(std::size_t { 1 } << 40U); // more than build() accepts: ignored
+    EXPECT_EQ(bvh.memory_bytes(), reserved);
+}
+
 TEST(BroadPhaseNames, RoundTrip)
 {
     for (const auto m : { BroadPhaseMethod::BVH, BroadPhaseMethod::SWEEP_AND_PRUNE, BroadPhaseMethod::BRUTE_FORCE }) {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 using ccdkit::Aabb;
@@ -43,8 +44,8 @@ TEST(SortedBoxes, InPlaceEqualsTheSortedCopy)
         reused.boxes.assign(input.begin(), input.end());
         reused.sort();
         const SortedBoxes fresh(input);
-        ASSERT_EQ(reused.order, order);
-        ASSERT_EQ(fresh.order, order);
+        ASSERT_TRUE(std::ranges::equal(reused.order, order));
+        ASSERT_TRUE(std::ranges::equal(fresh.order, order));
         ASSERT_EQ(reused.boxes.size(), input.size());
         for (std::size_t k = 0; k < input.size(); ++k) {
             const Aabb& expected = input[static_cast<std::size_t>(order[k])];

@@ -46,6 +46,10 @@ public:
     query(std::span<const Aabb> queries, std::size_t first_query_id, std::vector<CandidatePair>& out, QueryScope scope)
         const = 0;
 
+    /// Makes room to build on up to `boxes` boxes, so that building on fewer and then on that many reuses one
+    /// allocation instead of moving to fresh memory. A hint only: by default it does nothing.
+    virtual void reserve(std::size_t boxes) { static_cast<void>(boxes); }
+
     /// Bytes the built structure holds.
     [[nodiscard]] virtual std::size_t memory_bytes() const = 0;
 };

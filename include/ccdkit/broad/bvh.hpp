@@ -21,6 +21,7 @@ public:
     static constexpr std::size_t QUERY_GROUP = 16;
 
     void build(std::span<const Aabb> boxes) override;
+    void reserve(std::size_t boxes) override;
 
     /// Keeps the tree's shape and recomputes its boxes for moved primitives: `boxes` are the same
     /// primitives, in the same order and number, as in build(). Queries stay exact; they only slow down

@@ -50,6 +50,7 @@ public:
     /// much fresh memory again.
     void sort()
     {
+        order.resize(boxes.size());
         spatial_order(boxes, keys_, order);
         // Follow each cycle of the permutation (boxes[k] = input[order[k]]), marking what is in place.
         placed_.assign(order.size(), false);
@@ -72,7 +73,7 @@ public:
 
     [[nodiscard]] std::int32_t original(std::int32_t sorted) const { return order[static_cast<std::size_t>(sorted)]; }
 
-    std::vector<std::int32_t> order; ///< order[k]: input index of boxes[k]
+    HugePageVector<std::int32_t> order; ///< order[k]: input index of boxes[k]
     HugePageVector<Aabb> boxes;
 
 private:
@@ -89,6 +90,9 @@ struct PhaseCosts {
 struct CandidateBlockSettings {
     BroadPhaseMethod method = BroadPhaseMethod::BVH;
     std::size_t block_size = 1 << 15;
+    /// The most boxes the broad phase is built on in this step (BroadPhase::reserve()), 0 if unknown: a first
+    /// build on fewer then leaves room for the larger one.
+    std::size_t largest_build = 0;
     /// Called with the fraction of the queries done after each block; may be empty.
     std::function<void(double)> progress;
 };
@@ -108,6 +112,7 @@ inline const BroadPhase& build_broad_phase(
         slot.broad = make_broad_phase(settings.method);
         slot.method = settings.method;
     }
+    slot.broad->reserve(std::max(settings.largest_build, built.size()));
     slot.broad->build(built);
     costs.broad_phase_bytes = std::max(costs.broad_phase_bytes, slot.broad->memory_bytes());
     costs.broad_phase_ms += elapsed_ms(start);

@@ -16,7 +16,7 @@ namespace ccdkit::details {
 /// Scratch memory of spatial_order(): one Morton key per box.
 using SpatialKeys = HugePageVector<std::pair<std::uint64_t, std::int32_t>>;
 
-/// spatial_order(boxes) into `order` (resized), with `keys` as scratch.
-void spatial_order(std::span<const Aabb> boxes, SpatialKeys& keys, std::vector<std::int32_t>& order);
+/// spatial_order(boxes) into `order` (as many entries as boxes), with `keys` as scratch.
+void spatial_order(std::span<const Aabb> boxes, SpatialKeys& keys, std::span<std::int32_t> order);
 
 } // namespace ccdkit::details
