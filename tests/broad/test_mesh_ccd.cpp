@@ -10,10 +10,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <set>
 #include <tuple>
+#include <vector>
 
 using namespace ccdkit;
 using ccdkit::test::edge_edge_pairs;
@@ -126,6 +128,25 @@ TEST(MeshCcd, AReusedWorkspaceGivesWhatAFreshCallGives)
             EXPECT_FALSE(reused.vertex_face.empty());
         }
     }
+}
+
+TEST(MeshCcd, ProgressRisesBlockByBlockToOne)
+{
+    // Blocks of 37 queries over both passes: many reports, never going back, vertex-face pairs the first half.
+    const ClothScene s = crumpling_cloth(9, 3.0, 7);
+    const Eigen::MatrixX2i edges = edges_from_faces(s.start.faces);
+    std::vector<double> reported;
+    MeshCcdOptions options;
+    options.block_size = 37;
+    options.progress = [&reported](double done) { reported.push_back(done); };
+    (void)mesh_ccd(s.start.vertices, s.end, edges, s.start.faces, options);
+    const std::size_t blocks = (static_cast<std::size_t>(s.start.vertices.rows()) + 36) / 37
+        + (static_cast<std::size_t>(edges.rows()) + 36) / 37;
+    ASSERT_EQ(reported.size(), blocks);
+    EXPECT_TRUE(std::ranges::is_sorted(reported));
+    EXPECT_GT(reported.front(), 0.0);
+    EXPECT_TRUE(std::ranges::find(reported, 0.5) != reported.end());
+    EXPECT_EQ(reported.back(), 1.0);
 }
 
 TEST(MeshCcd, SpacetimeUsesTheMeshVertexIds)

@@ -119,6 +119,20 @@ inline const BroadPhase& build_broad_phase(
     return *slot.broad;
 }
 
+/// Calls `step(first, count)` for consecutive blocks of `settings.block_size` of `total` queries, reporting the
+/// progress after each block.
+template <class Step> void for_each_query_block(std::size_t total, const CandidateBlockSettings& settings, Step step)
+{
+    const std::size_t block = std::max<std::size_t>(settings.block_size, 1);
+    for (std::size_t first = 0; first < total; first += block) {
+        const std::size_t count = std::min(block, total - first);
+        step(first, count);
+        if (settings.progress) {
+            settings.progress(static_cast<double>(first + count) / static_cast<double>(total));
+        }
+    }
+}
+
 /// Builds the broad phase on `built`, queries `queries` block by block, and hands each block's candidate
 /// pairs (query index, built index; sorted numbering) to `narrow` before the next block.
 template <class Narrow>
@@ -132,9 +146,7 @@ void for_each_candidate_block(
 {
     BroadPhaseSlot slot;
     const BroadPhase& broad = build_broad_phase(slot, built, settings, costs);
-    const std::size_t block = std::max<std::size_t>(settings.block_size, 1);
-    for (std::size_t first = 0; first < queries.size(); first += block) {
-        const std::size_t count = std::min(block, queries.size() - first);
+    for_each_query_block(queries.size(), settings, [&](std::size_t first, std::size_t count) {
         auto start = Clock::now();
         // Query sub-blocks in parallel; each thread collects into its own vector.
         tbb::enumerable_thread_specific<std::vector<Pair>> local;
@@ -150,10 +162,7 @@ void for_each_candidate_block(
         start = Clock::now();
         narrow(candidates);
         costs.narrow_phase_ms += elapsed_ms(start);
-        if (settings.progress) {
-            settings.progress(static_cast<double>(first + count) / static_cast<double>(queries.size()));
-        }
-    }
+    });
 }
 
 /// Queries handed to the broad phase at once by stream_candidates(): their pairs fit in a buffer that stays
@@ -188,9 +197,7 @@ void stream_candidates(
 {
     const BroadPhase& broad = build_broad_phase(stream.broad, built, settings, costs);
     auto& locals = stream.locals;
-    const std::size_t block = std::max<std::size_t>(settings.block_size, 1);
-    for (std::size_t first = 0; first < queries.size(); first += block) {
-        const std::size_t count = std::min(block, queries.size() - first);
+    for_each_query_block(queries.size(), settings, [&](std::size_t first, std::size_t count) {
         const auto start = Clock::now();
         tbb::parallel_for(
             tbb::blocked_range<std::size_t>(first, first + count, STREAM_QUERIES),
@@ -218,10 +225,7 @@ void stream_candidates(
         const double broad_share = total > 0.0 ? std::chrono::duration<double>(querying).count() / total : 0.5;
         costs.broad_phase_ms += broad_share * wall;
         costs.narrow_phase_ms += (1.0 - broad_share) * wall;
-        if (settings.progress) {
-            settings.progress(static_cast<double>(first + count) / static_cast<double>(queries.size()));
-        }
-    }
+    });
 }
 
 /// True if `vertex` is a corner of `element` (a row of edges or faces): the pair is adjacent, never tested.
