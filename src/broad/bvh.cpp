@@ -11,7 +11,6 @@
 #include <bit>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -69,20 +68,24 @@ void Bvh::build(std::span<const Aabb> boxes)
     check_boxes(boxes, "Bvh");
     const auto count = static_cast<std::int32_t>(boxes.size());
     index_.resize(boxes.size());
-    std::iota(index_.begin(), index_.end(), 0);
     boxes_.resize(boxes.size());
     nodes_.assign(count == 0 ? 0 : static_cast<std::size_t>(subtree_nodes(count)), Node {});
-    // Centers once, not at every level and comparison of the build (half the sum: no overflow near the largest double).
-    HugePageVector<Eigen::Array3d>& centers = centers_;
-    centers.resize(boxes.size());
+    items_.resize(boxes.size());
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, boxes.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
             for (std::size_t k = r.begin(); k != r.end(); ++k) {
-                centers[k] = boxes[k].min * 0.5 + boxes[k].max * 0.5;
+                // Half the sum: no overflow near the largest double. A NaN center (a box infinite both ways)
+                // would break the ordering of the split: it counts as 0.
+                const Eigen::Array3d c = boxes[k].min * 0.5 + boxes[k].max * 0.5;
+                BuildItem& item = items_[k];
+                for (Eigen::Index a = 0; a < 3; ++a) {
+                    item.center[static_cast<std::size_t>(a)] = std::isnan(c[a]) ? 0.0F : static_cast<float>(c[a]);
+                }
+                item.index = static_cast<std::int32_t>(k);
             }
         });
     if (count > 0) {
-        build_node(0, 0, count, { boxes, centers });
+        build_node(0, 0, count, boxes);
     }
 }
 
@@ -94,49 +97,55 @@ void Bvh::reserve(std::size_t boxes)
     nodes_.reserve(static_cast<std::size_t>(subtree_nodes(static_cast<std::int32_t>(boxes))));
     boxes_.reserve(boxes);
     index_.reserve(boxes);
-    centers_.reserve(boxes);
+    items_.reserve(boxes);
 }
 
-void Bvh::build_node(std::int32_t node, std::int32_t begin, std::int32_t end, BuildInput input)
+void Bvh::build_node(std::int32_t node, std::int32_t begin, std::int32_t end, std::span<const Aabb> boxes)
 {
     const std::int32_t count = end - begin;
     Node& n = nodes_[static_cast<std::size_t>(node)];
+    const auto items = std::span(items_).subspan(static_cast<std::size_t>(begin), static_cast<std::size_t>(count));
     if (count <= LEAF_SIZE) {
         n.first = begin;
         n.count = count;
-        for (std::int32_t k = begin; k < end; ++k) {
-            boxes_[static_cast<std::size_t>(k)]
-                = input.boxes[static_cast<std::size_t>(index_[static_cast<std::size_t>(k)])];
+        for (std::size_t k = 0; k < items.size(); ++k) {
+            const std::size_t at = static_cast<std::size_t>(begin) + k;
+            index_[at] = items[k].index;
+            boxes_[at] = boxes[static_cast<std::size_t>(items[k].index)];
         }
         update_node(static_cast<std::size_t>(node));
         return;
     }
     // Split at the median center along the axis where the centers spread most.
-    const auto center
-        = [&](std::int32_t i) -> const Eigen::Array3d& { return input.centers[static_cast<std::size_t>(i)]; };
-    Eigen::Array3d low = center(index_[static_cast<std::size_t>(begin)]), high = low;
-    for (std::int32_t k = begin + 1; k < end; ++k) {
-        const Eigen::Array3d& c = center(index_[static_cast<std::size_t>(k)]);
-        low = low.min(c);
-        high = high.max(c);
+    std::array<float, 3> low = items.front().center, high = low;
+    for (const BuildItem& item : items) {
+        for (std::size_t a = 0; a < 3; ++a) {
+            low[a] = std::min(low[a], item.center[a]);
+            high[a] = std::max(high[a], item.center[a]);
+        }
     }
-    Eigen::Index axis = 0;
-    (high - low).maxCoeff(&axis);
-    const std::int32_t middle = begin + count / 2;
-    std::nth_element(
-        index_.begin() + begin, index_.begin() + middle, index_.begin() + end,
-        [&](std::int32_t a, std::int32_t b) { return center(a)[axis] < center(b)[axis]; });
+    std::size_t axis = 0;
+    for (std::size_t a = 1; a < 3; ++a) {
+        if (high[a] - low[a] > high[axis] - low[axis]) {
+            axis = a;
+        }
+    }
+    const std::int32_t half = count / 2;
+    std::nth_element(items.begin(), items.begin() + half, items.end(), [axis](const BuildItem& a, const BuildItem& b) {
+        return a.center[axis] < b.center[axis];
+    });
 
+    const std::int32_t middle = begin + half;
     const std::int32_t left = node + 1;
-    const std::int32_t right = left + subtree_nodes(middle - begin);
+    const std::int32_t right = left + subtree_nodes(half);
     n.first = right;
     n.count = 0;
     if (count >= PARALLEL_BUILD_MIN) {
         tbb::parallel_invoke(
-            [&] { build_node(left, begin, middle, input); }, [&] { build_node(right, middle, end, input); });
+            [&] { build_node(left, begin, middle, boxes); }, [&] { build_node(right, middle, end, boxes); });
     } else {
-        build_node(left, begin, middle, input);
-        build_node(right, middle, end, input);
+        build_node(left, begin, middle, boxes);
+        build_node(right, middle, end, boxes);
     }
     update_node(static_cast<std::size_t>(node));
 }
@@ -291,7 +300,7 @@ void Bvh::query(
 std::size_t Bvh::memory_bytes() const
 {
     return nodes_.capacity() * sizeof(Node) + boxes_.capacity() * sizeof(Aabb)
-        + index_.capacity() * sizeof(std::int32_t) + centers_.capacity() * sizeof(Eigen::Array3d);
+        + index_.capacity() * sizeof(std::int32_t) + items_.capacity() * sizeof(BuildItem);
 }
 
 } // namespace ccdkit

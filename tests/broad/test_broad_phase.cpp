@@ -148,6 +148,36 @@ TEST_P(BroadPhaseAgreesWithBruteForce, HugeAndTinyCoordinates)
     EXPECT_EQ(pairs_of(*broad, boxes), reference(boxes, boxes));
 }
 
+TEST_P(BroadPhaseAgreesWithBruteForce, InfiniteBounds)
+{
+    // Boxes unbounded on one or both sides of an axis: their centers are infinite or NaN (-inf + inf), which
+    // a build that orders boxes by center must still place somewhere valid.
+    constexpr double INF = std::numeric_limits<double>::infinity();
+    std::mt19937 rng(19);
+    auto boxes = random_boxes(rng, 600, 0.05);
+    for (std::size_t i = 0; i < boxes.size(); i += 7) {
+        const auto a = static_cast<Eigen::Index>(i % 3);
+        switch (i % 4) {
+        case 0:
+            boxes[i].min[a] = -INF;
+            boxes[i].max[a] = INF;
+            break;
+        case 1:
+            boxes[i].max[a] = INF;
+            break;
+        case 2:
+            boxes[i].min[a] = -INF;
+            break;
+        default:
+            boxes[i].min = Eigen::Array3d::Constant(-INF);
+            boxes[i].max = Eigen::Array3d::Constant(INF);
+        }
+    }
+    auto broad = make(GetParam());
+    broad->build(boxes);
+    EXPECT_EQ(pairs_of(*broad, boxes), reference(boxes, boxes));
+}
+
 TEST_P(BroadPhaseAgreesWithBruteForce, QueriesInBlocksKeepTheirIds)
 {
     std::mt19937 rng(17);

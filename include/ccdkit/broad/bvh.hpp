@@ -52,12 +52,13 @@ private:
         std::int32_t max_index = 0; ///< the largest input index below this node (prunes SELF_PAIRS)
     };
 
-    /// The input boxes and their centers (computed once per build, not at every level).
-    struct BuildInput {
-        std::span<const Aabb> boxes;
-        std::span<const Eigen::Array3d> centers;
+    /// A box's center (single precision: it only steers the split) beside its input index. The build
+    /// partitions these 16-byte items themselves, contiguous, instead of indices into an array of centers.
+    struct BuildItem {
+        std::array<float, 3> center;
+        std::int32_t index;
     };
-    void build_node(std::int32_t node, std::int32_t begin, std::int32_t end, BuildInput input);
+    void build_node(std::int32_t node, std::int32_t begin, std::int32_t end, std::span<const Aabb> boxes);
     /// Recomputes the box (and max_index) of leaf `node` from boxes_, or of an inner node from its children.
     void update_node(std::size_t node);
 
@@ -65,7 +66,7 @@ private:
     HugePageVector<Node> nodes_;
     HugePageVector<Aabb> boxes_; ///< the built boxes in leaf order
     HugePageVector<std::int32_t> index_; ///< index_[k]: input index of boxes_[k]
-    HugePageVector<Eigen::Array3d> centers_; ///< build() scratch, kept so that building again reuses the memory
+    HugePageVector<BuildItem> items_; ///< build() scratch, kept so that building again reuses the memory
 };
 
 } // namespace ccdkit
