@@ -20,28 +20,14 @@ using details::float_above;
 using details::float_below;
 
 namespace {
-    /// Node counts of subtrees over `size` and `size + 1` boxes, split in halves down to leaves of at
-    /// most LEAF_SIZE. The halves of both sizes are `size / 2` or `size / 2 + 1`, so one recursion per
-    /// level suffices (recursing on every half would cost time proportional to the subtree).
-    std::pair<std::int32_t, std::int32_t> subtree_nodes_pair(std::int32_t size)
+    /// Leaves over `count` boxes: all full but the last (64-bit sum: no overflow near the largest count).
+    std::int32_t leaf_count(std::int32_t count)
     {
-        if (size + 1 <= Bvh::LEAF_SIZE) {
-            return { 1, 1 };
-        }
-        const std::int32_t half = size / 2;
-        const auto [nodes_half, nodes_half_plus_one] = subtree_nodes_pair(half);
-        const auto nodes = [&](std::int32_t n) {
-            if (n <= Bvh::LEAF_SIZE) {
-                return 1;
-            }
-            const std::int32_t small = n / 2, large = n - small;
-            return 1 + (small == half ? nodes_half : nodes_half_plus_one)
-                + (large == half ? nodes_half : nodes_half_plus_one);
-        };
-        return { nodes(size), nodes(size + 1) };
+        return static_cast<std::int32_t>((std::int64_t { count } + Bvh::LEAF_SIZE - 1) / Bvh::LEAF_SIZE);
     }
 
-    std::int32_t subtree_nodes(std::int32_t count) { return subtree_nodes_pair(count).first; }
+    /// Nodes of a tree over `count` boxes: every inner node has two children; none over no boxes.
+    std::int32_t subtree_nodes(std::int32_t count) { return count == 0 ? 0 : 2 * leaf_count(count) - 1; }
 
     /// Subtrees larger than this are built as separate tasks.
     constexpr std::int32_t PARALLEL_BUILD_MIN = 1 << 12;
@@ -69,7 +55,7 @@ void Bvh::build(std::span<const Aabb> boxes)
     const auto count = static_cast<std::int32_t>(boxes.size());
     index_.resize(boxes.size());
     boxes_.resize(boxes.size());
-    nodes_.assign(count == 0 ? 0 : static_cast<std::size_t>(subtree_nodes(count)), Node {});
+    nodes_.assign(static_cast<std::size_t>(subtree_nodes(count)), Node {});
     items_.resize(boxes.size());
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, boxes.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
@@ -106,8 +92,7 @@ void Bvh::build_node(std::int32_t node, std::int32_t begin, std::int32_t end, st
     Node& n = nodes_[static_cast<std::size_t>(node)];
     const auto items = std::span(items_).subspan(static_cast<std::size_t>(begin), static_cast<std::size_t>(count));
     if (count <= LEAF_SIZE) {
-        n.first = begin;
-        n.count = count;
+        n.first = ~begin;
         for (std::size_t k = 0; k < items.size(); ++k) {
             const std::size_t at = static_cast<std::size_t>(begin) + k;
             index_[at] = items[k].index;
@@ -130,7 +115,8 @@ void Bvh::build_node(std::int32_t node, std::int32_t begin, std::int32_t end, st
             axis = a;
         }
     }
-    const std::int32_t half = count / 2;
+    // Whole leaves to the left, so that only the last leaf of the tree is partly filled.
+    const std::int32_t half = leaf_count(count) / 2 * LEAF_SIZE;
     std::nth_element(items.begin(), items.begin() + half, items.end(), [axis](const BuildItem& a, const BuildItem& b) {
         return a.center[axis] < b.center[axis];
     });
@@ -139,7 +125,6 @@ void Bvh::build_node(std::int32_t node, std::int32_t begin, std::int32_t end, st
     const std::int32_t left = node + 1;
     const std::int32_t right = left + subtree_nodes(half);
     n.first = right;
-    n.count = 0;
     if (count >= PARALLEL_BUILD_MIN) {
         tbb::parallel_invoke(
             [&] { build_node(left, begin, middle, boxes); }, [&] { build_node(right, middle, end, boxes); });
@@ -169,13 +154,19 @@ void Bvh::refit(std::span<const Aabb> boxes)
     }
 }
 
+std::int32_t Bvh::leaf_size(std::int32_t begin) const
+{
+    return std::min(LEAF_SIZE, static_cast<std::int32_t>(boxes_.size()) - begin);
+}
+
 void Bvh::update_node(std::size_t node)
 {
     Node& n = nodes_[node];
-    if (n.count > 0) {
-        Aabb box = boxes_[static_cast<std::size_t>(n.first)];
-        n.max_index = index_[static_cast<std::size_t>(n.first)];
-        for (std::int32_t k = n.first + 1; k < n.first + n.count; ++k) {
+    if (n.first < 0) {
+        const std::int32_t begin = ~n.first;
+        Aabb box = boxes_[static_cast<std::size_t>(begin)];
+        n.max_index = index_[static_cast<std::size_t>(begin)];
+        for (std::int32_t k = begin + 1; k < begin + leaf_size(begin); ++k) {
             box = box.merged(boxes_[static_cast<std::size_t>(k)]);
             n.max_index = std::max(n.max_index, index_[static_cast<std::size_t>(k)]);
         }
@@ -233,10 +224,10 @@ void Bvh::query(
             if (!overlaps(n.box, group_box) || (self && n.max_index <= group_id)) {
                 return false;
             }
-            if (n.count == 0) {
+            if (n.first >= 0) {
                 __builtin_prefetch(&nodes_[static_cast<std::size_t>(n.first)]);
             } else {
-                __builtin_prefetch(&boxes_[static_cast<std::size_t>(n.first)]);
+                __builtin_prefetch(&boxes_[static_cast<std::size_t>(~n.first)]);
             }
             return true;
         };
@@ -247,7 +238,7 @@ void Bvh::query(
         while (top > 0) {
             const std::int32_t node = stack[--top];
             const Node& n = nodes_[static_cast<std::size_t>(node)];
-            if (n.count == 0) {
+            if (n.first >= 0) {
                 if (wanted(n.first)) {
                     stack[top++] = n.first;
                 }
@@ -278,10 +269,11 @@ void Bvh::query(
                 const Aabb& box = queries[group + q];
                 // Every box of the leaf is tested and written at the end of `out`; only the overlapping ones
                 // are kept (no branch on the outcome, which is hard to predict).
+                const std::int32_t begin = ~n.first, leaf_boxes = leaf_size(begin);
                 const std::size_t at = out.size();
-                out.resize(at + static_cast<std::size_t>(n.count));
+                out.resize(at + static_cast<std::size_t>(leaf_boxes));
                 std::size_t kept = at;
-                for (std::int32_t k = n.first; k < n.first + n.count; ++k) {
+                for (std::int32_t k = begin; k < begin + leaf_boxes; ++k) {
                     const std::int32_t built_id = index_[static_cast<std::size_t>(k)];
                     const Aabb& b = boxes_[static_cast<std::size_t>(k)];
                     bool keep = !self || built_id > query_id;

@@ -9,10 +9,10 @@
 namespace ccdkit {
 
 /// A binary bounding volume hierarchy over boxes. Built top-down in parallel, splitting each node at the
-/// median of its boxes' centers along the axis where the centers spread most; leaves hold up to
-/// LEAF_SIZE boxes. Nodes are stored depth first (a node's left child follows it), so refit() is one
-/// backward pass. Node boxes are single precision, rounded outward (half the memory traffic); the
-/// boxes in the leaves stay double, so the reported pairs are exactly the overlapping ones.
+/// median of its boxes' centers along the axis where the centers spread most, rounded to whole leaves:
+/// every leaf holds LEAF_SIZE boxes but the last, which holds the rest. Nodes are stored depth first (a node's left
+/// child follows it), so refit() is one backward pass. Node boxes are single precision, rounded outward (half the
+/// memory traffic); the boxes in the leaves stay double, so the reported pairs are exactly the overlapping ones.
 class Bvh final : public BroadPhase {
 public:
     static constexpr std::int32_t LEAF_SIZE = 4;
@@ -43,14 +43,16 @@ private:
     static FloatBox outward(const Aabb& box);
     static bool overlaps(const FloatBox& a, const FloatBox& b);
 
-    struct Node {
+    /// 32 bytes, aligned: a node never straddles two cache lines, and often shares one with its left child.
+    struct alignas(32) Node {
         FloatBox box;
-        /// Leaf (count > 0): boxes `first` .. `first + count - 1` of boxes_. Inner node (count == 0): the
-        /// left child is the next node, the right child is node `first`.
+        /// Inner node (first >= 0): the left child is the next node, the right child is node `first`. Leaf
+        /// (first < 0): boxes ~first .. ~first + leaf_size(~first) - 1 of boxes_.
         std::int32_t first = 0;
-        std::int32_t count = 0;
         std::int32_t max_index = 0; ///< the largest input index below this node (prunes SELF_PAIRS)
     };
+    /// Boxes in the leaf whose first box is boxes_[begin]: LEAF_SIZE, or the rest for the last leaf.
+    [[nodiscard]] std::int32_t leaf_size(std::int32_t begin) const;
 
     /// A box's center (single precision: it only steers the split) beside its input index. The build
     /// partitions these 16-byte items themselves, contiguous, instead of indices into an array of centers.
