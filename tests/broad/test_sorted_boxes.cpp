@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Boxes reordered in place along the spatial order: the same boxes as a sorted copy, whatever the buffers held.
+// Boxes reordered along the spatial order in reused buffers: the same as a sorted copy, whatever the buffers held.
 #include "broad/details/candidate_blocks.hpp"
 
 #include <ccdkit/broad/spatial_order.hpp>
@@ -27,13 +27,12 @@ std::vector<Aabb> random_boxes(std::mt19937& rng, int count)
 }
 } // namespace
 
-TEST(SortedBoxes, InPlaceEqualsTheSortedCopy)
+TEST(SortedBoxes, ReusedEqualsTheSortedCopy)
 {
     std::mt19937 rng(5);
     SortedBoxes reused;
     // Sizes that grow and shrink, so that the reused buffers hold stale entries (30000 boxes lie in huge pages,
-    // huge_page_allocator.hpp); duplicates make cycles of every
-    // length in the permutation.
+    // huge_page_allocator.hpp); duplicates tie in the order.
     for (const int count : { 1000, 17, 0, 1, 30000, 4096, 3 }) {
         SCOPED_TRACE(count);
         std::vector<Aabb> input = random_boxes(rng, count);

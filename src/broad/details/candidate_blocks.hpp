@@ -46,29 +46,22 @@ public:
         sort();
     }
 
-    /// Reorders `boxes` (the caller's, in input order) in place and sets `order`: a sorted copy would cost as
-    /// much fresh memory again.
+    /// Reorders `boxes` (the caller's, in input order) and sets `order`. The sorted boxes are gathered in
+    /// parallel into a second buffer that then trades places with `boxes`: following the permutation's cycles
+    /// in place saves that buffer, but is one serial chain of dependent cache misses (about 150 ms for the 1.5
+    /// million edges of a 10^6-triangle cloth, against about 25 ms for the gather on 2 threads).
     void sort()
     {
         order.resize(boxes.size());
         spatial_order(boxes, keys_, order);
-        // Follow each cycle of the permutation (boxes[k] = input[order[k]]), marking what is in place.
-        placed_.assign(order.size(), false);
-        for (std::size_t start = 0; start < order.size(); ++start) {
-            if (placed_[start]) {
-                continue;
-            }
-            const Aabb first = boxes[start];
-            std::size_t k = start;
-            for (auto from = static_cast<std::size_t>(order[k]); from != start;
-                 from = static_cast<std::size_t>(order[k])) {
-                boxes[k] = boxes[from];
-                placed_[k] = true;
-                k = from;
-            }
-            boxes[k] = first;
-            placed_[k] = true;
-        }
+        gathered_.resize(boxes.size());
+        tbb::parallel_for(
+            tbb::blocked_range<std::size_t>(0, boxes.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+                for (std::size_t k = r.begin(); k != r.end(); ++k) {
+                    gathered_[k] = boxes[static_cast<std::size_t>(order[k])];
+                }
+            });
+        boxes.swap(gathered_);
     }
 
     [[nodiscard]] std::int32_t original(std::int32_t sorted) const { return order[static_cast<std::size_t>(sorted)]; }
@@ -78,7 +71,7 @@ public:
 
 private:
     SpatialKeys keys_;
-    std::vector<bool> placed_;
+    HugePageVector<Aabb> gathered_; ///< sort() scratch: the boxes before the last sort
 };
 
 /// Time and memory spent in the broad and narrow phases.
