@@ -551,6 +551,9 @@ namespace {
             b_.place_probe(upper);
             HullSimplex simplex = simplex_;
             if (convex_hull_offset(a_.probe_points(), b_.probe_points(), simplex, n).squaredNorm() != 0.0) {
+                // Apart eps later: the next distance, at t, starts from this simplex (the bodies' closest
+                // features near the contact, where the previous one may hold others).
+                simplex_ = simplex;
                 return std::nullopt;
             }
             RigidCcdResult result;
