@@ -27,11 +27,14 @@ struct HullSimplex {
 /// Point of the Minkowski difference P - Q closest to the origin (approximately); zero when the hulls (may)
 /// overlap. GJK starts from `simplex` when it holds one (the previous call's, on the sets moved since), else from
 /// the first guess `start` of that point (the previous answer works well); `simplex` holds the final one after.
+/// It stops once the separation along the answer v is within `relative_progress` of |v| (>= the distance): the
+/// default 5% lets advancement step at least 95% as far as the exact distance would.
 [[nodiscard]] inline Eigen::Vector3d convex_hull_offset(
     std::span<const Eigen::Vector3d> p,
     std::span<const Eigen::Vector3d> q,
     HullSimplex& simplex,
-    const Eigen::Vector3d& start = Eigen::Vector3d::Zero())
+    const Eigen::Vector3d& start = Eigen::Vector3d::Zero(),
+    double relative_progress = 0.05)
 {
     using Ids = std::array<std::uint32_t, 2>;
     const auto support = [&](const Eigen::Vector3d& d) -> Ids {
@@ -192,9 +195,6 @@ struct HullSimplex {
         v = points[0];
     }
     constexpr int MAX_ITERATIONS = 24;
-    /// Stop once the separation along v is within 5% of |v| (>= the distance): advancement then steps at
-    /// least 95% as far as the exact distance would let it.
-    constexpr double RELATIVE_PROGRESS = 0.05;
     for (int iteration = 0; iteration < MAX_ITERATIONS; ++iteration) {
         const double length_squared = v.squaredNorm();
         if (length_squared == 0.0) {
@@ -202,7 +202,7 @@ struct HullSimplex {
         }
         const Ids next = support(-v);
         const Eigen::Vector3d w = point_of(next);
-        if (length_squared - v.dot(w) <= RELATIVE_PROGRESS * length_squared) {
+        if (length_squared - v.dot(w) <= relative_progress * length_squared) {
             return v; // w is no closer along v: v is (nearly) the closest point
         }
         for (int k = 0; k < size; ++k) {
