@@ -32,6 +32,7 @@
 #include <numbers>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ccdkit {
@@ -852,6 +853,61 @@ namespace {
         std::printf(
             "TurningLandingsAtRandom: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
             tally.convex);
+    }
+
+    /// A box at a random attitude 1.2 left of another, heading right at 0.9 to 1.8 per step turning by `spin`, the
+    /// other still (the benchmark's box-box sets).
+    std::pair<RigidBody, RigidBody> boxes_from_afar(Random& random, const Eigen::Vector3d& spin)
+    {
+        const RigidShape box = box_solid({ 0.5, 0.3, 0.2 });
+        RigidBody a { box,
+                      RigidMotion(
+                          { random.rotation(), { -1.2, random.uniform(-0.2, 0.2), random.uniform(-0.2, 0.2) } },
+                          { random.uniform(0.9, 1.8), 0, 0 }, spin) };
+        RigidBody b { box, still({ 0, 0, 0 }, random.rotation()) };
+        return { std::move(a), std::move(b) };
+    }
+
+    /// Boxes at random attitudes meeting from afar, translating (some turning slowly): the features closest at the
+    /// start are often not the contact's, so the probe after the first step finds the bodies still apart and the
+    /// next distance starts from the probe's simplex. Some queries must take that path (more than one probe).
+    TEST(ConvexReview, ProbesThatFindTheBodiesApart)
+    {
+        Tally tally;
+        Random random(909);
+        int reprobed = 0;
+        for (int k = 0; k < scale_count(60); ++k) {
+            const Eigen::Vector3d spin = k % 4 == 3 ? random.vector(0.05) : Eigen::Vector3d::Zero();
+            const double eps = std::array<double, 3> { 1e-6, 1e-4, 1e-3 }[static_cast<std::size_t>(k % 3)];
+            const auto [a, b] = boxes_from_afar(random, spin);
+            const RigidCcdResult r = check({ named("reprobe", k), a, b, options(eps) }, tally);
+            reprobed += r.stats.intervals >= 4 ? 1 : 0;
+        }
+        EXPECT_GT(reprobed, 0) << "no query probed twice: the path is not exercised";
+        std::printf(
+            "ProbesThatFindTheBodiesApart: %d queries, %d hits, %d by the convex path, %d probed more than once\n",
+            tally.queries, tally.hits, tally.convex, reprobed);
+    }
+
+    /// Boxes turning 90 to 180 degrees per step (as the benchmark's large-angle set) that approach slowly: some
+    /// close in on a graze or a tangential contact by a fraction of the gap per step and need more than 32 steps
+    /// (the convex path's former limit) before it decides. Some queries must take that many.
+    TEST(ConvexReview, SlowApproachesAtLargeAngles)
+    {
+        Tally tally;
+        Random random(1001);
+        int slow = 0;
+        for (int k = 0; k < scale_count(400); ++k) {
+            const Eigen::Vector3d spin = random.direction() * random.uniform(std::numbers::pi / 2, std::numbers::pi);
+            const auto [a, b] = boxes_from_afar(random, spin);
+            check({ named("slow-large-angle", k), a, b, options() }, tally);
+            const details::ConvexAnswer answer = details::convex_time_of_contact(a, b, options());
+            slow += answer.result && answer.stats.intervals > 32 ? 1 : 0;
+        }
+        EXPECT_GT(slow, 0) << "the convex path decided no query after more than 32 intervals: not exercised";
+        std::printf(
+            "SlowApproachesAtLargeAngles: %d queries, %d hits, %d by the convex path (%d after over 32 intervals)\n",
+            tally.queries, tally.hits, tally.convex, slow);
     }
 
     /// The closest points' closing rate (90c0c84's guess) at its edge cases: a box turning about its own lowest

@@ -27,11 +27,14 @@ struct HullSimplex {
 /// Point of the Minkowski difference P - Q closest to the origin (approximately); zero when the hulls (may)
 /// overlap. GJK starts from `simplex` when it holds one (the previous call's, on the sets moved since), else from
 /// the first guess `start` of that point (the previous answer works well); `simplex` holds the final one after.
+/// It stops once the separation along the answer v is within `relative_progress` of |v| (>= the distance): the
+/// default 5% lets advancement step at least 95% as far as the exact distance would.
 [[nodiscard]] inline Eigen::Vector3d convex_hull_offset(
     std::span<const Eigen::Vector3d> p,
     std::span<const Eigen::Vector3d> q,
     HullSimplex& simplex,
-    const Eigen::Vector3d& start = Eigen::Vector3d::Zero())
+    const Eigen::Vector3d& start = Eigen::Vector3d::Zero(),
+    double relative_progress = 0.05)
 {
     using Ids = std::array<std::uint32_t, 2>;
     const auto support = [&](const Eigen::Vector3d& d) -> Ids {
@@ -128,23 +131,40 @@ struct HullSimplex {
             } else {
                 const Eigen::Vector3d& a = points[0];
                 const double volume = (points[1] - a).dot((points[2] - a).cross(points[3] - a));
-                const auto same_side = [&](int i, int j, int k, int l) {
+                // Per face (i, j, k; l the vertex opposite): the heights of the origin and of l over its plane.
+                struct Sides {
+                    double origin;
+                    double opposite;
+                };
+                const auto sides_of = [&](int i, int j, int k, int l) {
                     const Eigen::Vector3d& o = points[static_cast<std::size_t>(i)];
                     const Eigen::Vector3d n
                         = (points[static_cast<std::size_t>(j)] - o).cross(points[static_cast<std::size_t>(k)] - o);
-                    return (n.dot(-o) >= 0.0) == (n.dot(points[static_cast<std::size_t>(l)] - o) >= 0.0);
+                    return Sides { n.dot(-o), n.dot(points[static_cast<std::size_t>(l)] - o) };
                 };
-                if (volume != 0.0 && same_side(0, 1, 2, 3) && same_side(0, 1, 3, 2) && same_side(0, 2, 3, 1)
-                    && same_side(1, 2, 3, 0)) {
+                constexpr std::array<std::array<int, 4>, 4> FACES {
+                    { { 0, 1, 2, 3 }, { 0, 1, 3, 2 }, { 0, 2, 3, 1 }, { 1, 2, 3, 0 } }
+                };
+                std::array<Sides, 4> sides;
+                bool inside = volume != 0.0;
+                for (std::size_t f = 0; f < FACES.size(); ++f) {
+                    sides[f] = sides_of(FACES[f][0], FACES[f][1], FACES[f][2], FACES[f][3]);
+                    inside = inside && (sides[f].origin >= 0.0) == (sides[f].opposite >= 0.0);
+                }
+                if (inside) {
                     return false; // the origin is inside: the hulls overlap
                 }
-                // The origin lay beyond the old face along -v: the closest point involves the newest vertex (3).
-                if (newest < 0) {
-                    try_triangle(0, 1, 2);
+                // The closest point lies on a face with the origin strictly outside its plane (the normal cone there
+                // holds that face's outward normal towards the origin), so faces with the origin strictly inside
+                // are skipped; a flat tetrahedron tells no sides and tries them all. The origin lay beyond the old
+                // face (0, 1, 2) along -v: the closest point involves the newest vertex (3).
+                for (std::size_t f = newest < 0 ? 0 : 1; f < FACES.size(); ++f) {
+                    const bool origin_inside = (sides[f].origin > 0.0 && sides[f].opposite > 0.0)
+                        || (sides[f].origin < 0.0 && sides[f].opposite < 0.0);
+                    if (volume == 0.0 || !origin_inside) {
+                        try_triangle(FACES[f][0], FACES[f][1], FACES[f][2]);
+                    }
                 }
-                try_triangle(0, 1, 3);
-                try_triangle(0, 2, 3);
-                try_triangle(1, 2, 3);
             }
         }
         // Keep the supporting vertices only.
@@ -175,9 +195,6 @@ struct HullSimplex {
         v = points[0];
     }
     constexpr int MAX_ITERATIONS = 24;
-    /// Stop once the separation along v is within 5% of |v| (>= the distance): advancement then steps at
-    /// least 95% as far as the exact distance would let it.
-    constexpr double RELATIVE_PROGRESS = 0.05;
     for (int iteration = 0; iteration < MAX_ITERATIONS; ++iteration) {
         const double length_squared = v.squaredNorm();
         if (length_squared == 0.0) {
@@ -185,7 +202,7 @@ struct HullSimplex {
         }
         const Ids next = support(-v);
         const Eigen::Vector3d w = point_of(next);
-        if (length_squared - v.dot(w) <= RELATIVE_PROGRESS * length_squared) {
+        if (length_squared - v.dot(w) <= relative_progress * length_squared) {
             return v; // w is no closer along v: v is (nearly) the closest point
         }
         for (int k = 0; k < size; ++k) {
