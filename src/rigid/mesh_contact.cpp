@@ -9,6 +9,7 @@
 #include "rigid/details/rounding.hpp"
 #include "rigid/details/solid_containment.hpp"
 #include "rigid/details/swept_tree_pairs.hpp"
+#include "rigid/details/touching_normal.hpp"
 
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/narrow/additive_ccd.hpp>
@@ -499,6 +500,11 @@ namespace {
                 const double limit = contacts.front().gap + slack;
                 std::erase_if(contacts, [limit](const RigidContact& c) { return c.gap > limit; });
             }
+            if (found.lower == 0.0) {
+                for (RigidContact& c : contacts) {
+                    take_separating_face_normal(upper, c);
+                }
+            }
             return contacts;
         }
 
@@ -516,10 +522,10 @@ namespace {
             Eigen::Vector3d direction = Eigen::Vector3d::Zero();
             switch (pair.kind) {
             case PairKind::VERTEX_FACE:
-                direction = outward(b_, at.b, face_normal(b_.shape, pair.b));
+                direction = outward(b_, at.b, details::body_face_normal(b_.shape, pair.b));
                 break;
             case PairKind::FACE_VERTEX:
-                direction = -outward(a_, at.a, face_normal(a_.shape, pair.a));
+                direction = -outward(a_, at.a, details::body_face_normal(a_.shape, pair.a));
                 break;
             case PairKind::EDGE_EDGE:
                 if (edge_outward_a_.empty()) {
@@ -541,15 +547,33 @@ namespace {
             }
         }
 
-        /// Unit normal of a face as wound (zero for a collapsed face).
-        static Eigen::Vector3d face_normal(const RigidShape& shape, std::int32_t f)
+        /// Two solids touching at t = 0 where a contact's features meet on a boundary (a vertex on a face's rim,
+        /// edges meeting at a corner of a stack) may take a pair normal that does not separate them (+-x for cubes
+        /// stacked rim on rim): the contact takes the face normal there that does, the one nearest the pair's own
+        /// normal where several do (touching_normal.hpp); a contact with none keeps its own.
+        void take_separating_face_normal(const details::BodyPlacements& at, RigidContact& contact)
         {
-            const auto& v = shape.vertices();
-            const auto& faces = shape.faces();
-            const Eigen::Vector3d n = (v.row(faces(f, 1)) - v.row(faces(f, 0)))
-                                          .transpose()
-                                          .cross((v.row(faces(f, 2)) - v.row(faces(f, 0))).transpose());
-            return n.norm() > 0.0 ? Eigen::Vector3d(n.normalized()) : Eigen::Vector3d::Zero();
+            if (!a_.shape.is_solid() || !b_.shape.is_solid()) {
+                return;
+            }
+            if (!vertex_faces_a_) {
+                vertex_faces_a_.emplace(a_.shape);
+                vertex_faces_b_.emplace(b_.shape);
+            }
+            const auto fill
+                = [&](const RigidBody& body, const RigidPlacement& placement, const details::VertexFaces& around,
+                      const RigidFeature& feature, details::FacesAtPoint& out) {
+                      details::faces_at_point(
+                          body, placement, around, details::feature_vertices(body.shape, feature.kind, feature.index),
+                          contact.point, out);
+                  };
+            fill(a_, at.a, *vertex_faces_a_, contact.feature_a, faces_at_a_);
+            fill(b_, at.b, *vertex_faces_b_, contact.feature_b, faces_at_b_);
+            const std::optional<Eigen::Vector3d> normal
+                = details::separating_face_normal(faces_at_a_, faces_at_b_, contact.normal);
+            if (normal) {
+                contact.normal = *normal;
+            }
         }
 
         /// Per edge, the sum of its faces' unit normals (body coordinates).
@@ -558,7 +582,7 @@ namespace {
             std::vector<Eigen::Vector3d> out(static_cast<std::size_t>(shape.edges().rows()), Eigen::Vector3d::Zero());
             const auto& face_edges = shape.mesh_data().face_edges;
             for (Eigen::Index f = 0; f < face_edges.rows(); ++f) {
-                const Eigen::Vector3d n = face_normal(shape, static_cast<std::int32_t>(f));
+                const Eigen::Vector3d n = details::body_face_normal(shape, static_cast<std::int32_t>(f));
                 for (int c = 0; c < 3; ++c) {
                     out[static_cast<std::size_t>(face_edges(f, c))] += n;
                 }
@@ -577,6 +601,8 @@ namespace {
         double sb_ = 1.0;
         RigidCcdStats stats_;
         std::vector<Eigen::Vector3d> edge_outward_a_, edge_outward_b_; ///< edge_outwards of a and b, once needed
+        std::optional<details::VertexFaces> vertex_faces_a_, vertex_faces_b_; ///< of a and b, once needed
+        details::FacesAtPoint faces_at_a_, faces_at_b_; ///< scratch of take_separating_face_normal
     };
 
 } // namespace
