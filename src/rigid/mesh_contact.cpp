@@ -6,6 +6,7 @@
 #include "rigid/details/hull_advancement.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
 #include "rigid/details/moving_side.hpp"
+#include "rigid/details/projected_separation.hpp"
 #include "rigid/details/rounding.hpp"
 #include "rigid/details/solid_containment.hpp"
 #include "rigid/details/swept_tree_pairs.hpp"
@@ -80,11 +81,19 @@ namespace {
                                return ((*p * down) * up).cwiseEqual(*p).all();
                            });
         const double scale = exact ? down : 1.0;
+        std::array<Eigen::Vector3d, 5> scaled;
+        for (std::size_t k = 0; k < points.size(); ++k) {
+            scaled[k] = *points[k] * scale;
+        }
+        // Resting bodies put most of these tests in one plane, where only the exact stage decides: a certain
+        // "apart" of the projections answers most of them first.
+        if (exact && details::apart_in_projection(scaled)) {
+            return false;
+        }
         std::array<details::Simplex, 2> simplices;
         for (std::size_t k = 0; k < points.size(); ++k) {
             details::Simplex& s = simplices[k < 2 ? 0 : 1];
-            const Eigen::Vector3d p = *points[k] * scale;
-            s.vertex[static_cast<std::size_t>(s.size++)].x = { p[0], p[1], p[2], 0.0 };
+            s.vertex[static_cast<std::size_t>(s.size++)].x = { scaled[k][0], scaled[k][1], scaled[k][2], 0.0 };
         }
         details::SimplexIntersection intersection(3, exact);
         return intersection.intersect(simplices[0], simplices[1]);
