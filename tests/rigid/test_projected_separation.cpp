@@ -10,15 +10,20 @@
 namespace ccdkit {
 namespace {
 
+    /// The exact test (SimplexIntersection, without its filter) on the segment (points 0, 1) and triangle (2 to 4).
     bool meet_exactly(const std::array<Eigen::Vector3d, 5>& points)
     {
-        std::array<details::Simplex, 2> simplices;
-        for (std::size_t k = 0; k < points.size(); ++k) {
-            details::Simplex& s = simplices[k < 2 ? 0 : 1];
-            s.vertex[static_cast<std::size_t>(s.size++)].x = { points[k][0], points[k][1], points[k][2], 0.0 };
-        }
+        const auto simplex_of = [&](std::size_t first, int size) {
+            details::Simplex simplex;
+            simplex.size = size;
+            for (int k = 0; k < size; ++k) {
+                const Eigen::Vector3d& p = points[first + static_cast<std::size_t>(k)];
+                simplex.vertex[static_cast<std::size_t>(k)].x = { p.x(), p.y(), p.z(), 0.0 };
+            }
+            return simplex;
+        };
         details::SimplexIntersection intersection(3, false);
-        return intersection.intersect(simplices[0], simplices[1]);
+        return intersection.intersect(simplex_of(0, 2), simplex_of(2, 3));
     }
 
     /// Segments against triangles in one plane (tilted, so that its points are rounded off it, or exactly in
