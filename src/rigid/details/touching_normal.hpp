@@ -173,10 +173,12 @@ separating_face_normal(const FacesAtPoint& a, const FacesAtPoint& b, const Eigen
         return best; // p is not on both surfaces (a nested body's vertex)
     }
     const auto consider = [&](const Eigen::Vector3d& d) {
-        if (d.isZero() || !in_normal_cone(b, d) || !in_normal_cone(a, -d)) {
+        // A candidate no nearer `preferred` than the best so far (the same normal of a coplanar face, say)
+        // needs no cone test.
+        if (d.isZero() || (best && !(d.dot(preferred) > best->dot(preferred)))) {
             return;
         }
-        if (!best || d.dot(preferred) > best->dot(preferred)) {
+        if (in_normal_cone(b, d) && in_normal_cone(a, -d)) {
             best = d;
         }
     };
