@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Google Benchmark of rigid-body time of contact (rigid_contact.hpp): microseconds per query for convex pairs
 // (two boxes) under translation, rotation, screw and large-angle motions, and milliseconds per query for
-// non-convex meshes of about 10k triangles each (two tori), both methods. Counters: fraction of queries with
-// a contact, intervals and feature-pair tests per query.
+// non-convex meshes of about 10k triangles each (two tori), both methods; resting contact (a box on another, face
+// to face, touching at t = 0) against the same pairs a hair apart. Counters: fraction of queries with a contact,
+// intervals and feature-pair tests per query.
 #include <ccdkit/mesh/primitive_meshes.hpp>
 #include <ccdkit/rigid/rigid_contact.hpp>
 
@@ -96,6 +97,52 @@ void torus_torus(benchmark::State& state, RigidCcdMethod method)
     run(state, set, method);
 }
 
+enum class RestingSet { ALIGNED_STACK, FACE_ON_FACE, NEAR_MISS };
+
+/// A box resting on another's top face under a random pose: equal boxes stacked rim on rim (ALIGNED_STACK), a
+/// smaller box at a random offset and turn (FACE_ON_FACE), or that box lifted by 1e-3 of its size and sliding
+/// sideways, never touching (NEAR_MISS). Both at rest otherwise: the contact starts at t = 0.
+std::vector<Query> resting_queries(RestingSet set, int count)
+{
+    std::mt19937_64 rng(7);
+    const auto uniform = [&rng](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    const auto rotation = [&]() -> Eigen::Quaterniond {
+        return Eigen::Quaterniond(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)).normalized();
+    };
+    static const RigidShape lower_box = solid(box_mesh({ 0.5, 0.5, 0.5 }));
+    static const RigidShape upper_box = solid(box_mesh({ 0.25, 0.25, 0.25 }));
+    const bool aligned = set == RestingSet::ALIGNED_STACK;
+    const RigidShape& upper = aligned ? lower_box : upper_box;
+    const double height = aligned ? 1.0 : 0.75 + (set == RestingSet::NEAR_MISS ? 5e-4 : 0.0);
+    std::vector<Query> out;
+    for (int k = 0; k < count; ++k) {
+        const Eigen::Quaterniond pose = aligned ? Eigen::Quaterniond::Identity() : rotation();
+        const Eigen::Quaterniond turn(Eigen::AngleAxisd(aligned ? 0.0 : uniform(-3, 3), Eigen::Vector3d::UnitZ()));
+        const Eigen::Vector3d offset
+            = aligned ? Eigen::Vector3d(0, 0, height) : Eigen::Vector3d(uniform(-0.2, 0.2), uniform(-0.2, 0.2), height);
+        const Eigen::Vector3d slide = set == RestingSet::NEAR_MISS
+            ? Eigen::Vector3d(uniform(-0.2, 0.2), uniform(-0.2, 0.2), 0)
+            : Eigen::Vector3d::Zero();
+        const Eigen::Vector3d origin(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
+        out.push_back(
+            { { upper, RigidMotion({ pose * turn, origin + pose * offset }, pose * slide, Eigen::Vector3d::Zero()) },
+              { lower_box, RigidMotion({ pose, origin }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()) } });
+    }
+    return out;
+}
+
+void resting(benchmark::State& state, RestingSet set)
+{
+    static const std::vector<Query> stack = resting_queries(RestingSet::ALIGNED_STACK, 1);
+    static const std::vector<Query> face = resting_queries(RestingSet::FACE_ON_FACE, 64);
+    static const std::vector<Query> miss = resting_queries(RestingSet::NEAR_MISS, 64);
+    run(state,
+        set == RestingSet::ALIGNED_STACK      ? stack
+            : set == RestingSet::FACE_ON_FACE ? face
+                                              : miss,
+        RigidCcdMethod::CONSERVATIVE);
+}
+
 constexpr auto CONSERVATIVE = RigidCcdMethod::CONSERVATIVE;
 constexpr auto CHORD = RigidCcdMethod::CHORD;
 
@@ -109,6 +156,9 @@ BENCHMARK_CAPTURE(box_box, translation / chord, MotionSet::TRANSLATION, CHORD)->
 BENCHMARK_CAPTURE(box_box, rotation / chord, MotionSet::ROTATION, CHORD)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(box_box, screw / chord, MotionSet::SCREW, CHORD)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(box_box, large_angle / chord, MotionSet::LARGE_ANGLE, CHORD)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(resting, aligned_stack, RestingSet::ALIGNED_STACK)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(resting, face_on_face, RestingSet::FACE_ON_FACE)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(resting, near_miss, RestingSet::NEAR_MISS)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(torus_torus, conservative, CONSERVATIVE)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(torus_torus, chord, CHORD)->Unit(benchmark::kMillisecond);
 

@@ -6,9 +6,11 @@
 #include "rigid/details/hull_advancement.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
 #include "rigid/details/moving_side.hpp"
+#include "rigid/details/projected_separation.hpp"
 #include "rigid/details/rounding.hpp"
 #include "rigid/details/solid_containment.hpp"
 #include "rigid/details/swept_tree_pairs.hpp"
+#include "rigid/details/touching_normal.hpp"
 
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/narrow/additive_ccd.hpp>
@@ -69,16 +71,29 @@ namespace {
         }
         int exponent = 0;
         std::frexp(largest, &exponent);
-        const bool exact = std::all_of(points.begin(), points.end(), [exponent](const Eigen::Vector3d* p) {
-            return p->unaryExpr([exponent](double x) { return std::ldexp(std::ldexp(x, -exponent), exponent); }) == *p;
-        });
-        const int shift = exact ? exponent : 0;
+        // A product by a power of two is exact unless it leaves the normal range; the round trip detects that.
+        // (A multiplication, not std::ldexp: that libm call was a sixth of a resting contact's time.)
+        const bool in_range = exponent > std::numeric_limits<double>::min_exponent
+            && exponent < std::numeric_limits<double>::max_exponent;
+        const double down = in_range ? std::ldexp(1.0, -exponent) : 1.0;
+        const double up = in_range ? std::ldexp(1.0, exponent) : 1.0;
+        const bool exact = in_range && std::all_of(points.begin(), points.end(), [down, up](const Eigen::Vector3d* p) {
+                               return ((*p * down) * up).cwiseEqual(*p).all();
+                           });
+        const double scale = exact ? down : 1.0;
+        std::array<Eigen::Vector3d, 5> scaled;
+        for (std::size_t k = 0; k < points.size(); ++k) {
+            scaled[k] = *points[k] * scale;
+        }
+        // Resting bodies put most of these tests in one plane, where only the exact stage decides: a certain
+        // "apart" of the projections answers most of them first.
+        if (exact && details::apart_in_projection(scaled)) {
+            return false;
+        }
         std::array<details::Simplex, 2> simplices;
         for (std::size_t k = 0; k < points.size(); ++k) {
             details::Simplex& s = simplices[k < 2 ? 0 : 1];
-            const Eigen::Vector3d& p = *points[k];
-            s.vertex[static_cast<std::size_t>(s.size++)].x
-                = { std::ldexp(p[0], -shift), std::ldexp(p[1], -shift), std::ldexp(p[2], -shift), 0.0 };
+            s.vertex[static_cast<std::size_t>(s.size++)].x = { scaled[k][0], scaled[k][1], scaled[k][2], 0.0 };
         }
         details::SimplexIntersection intersection(3, exact);
         return intersection.intersect(simplices[0], simplices[1]);
@@ -499,6 +514,11 @@ namespace {
                 const double limit = contacts.front().gap + slack;
                 std::erase_if(contacts, [limit](const RigidContact& c) { return c.gap > limit; });
             }
+            if (found.lower == 0.0) {
+                for (RigidContact& c : contacts) {
+                    take_separating_face_normal(upper, c);
+                }
+            }
             return contacts;
         }
 
@@ -516,10 +536,10 @@ namespace {
             Eigen::Vector3d direction = Eigen::Vector3d::Zero();
             switch (pair.kind) {
             case PairKind::VERTEX_FACE:
-                direction = outward(b_, at.b, face_normal(b_.shape, pair.b));
+                direction = outward(b_, at.b, details::body_face_normal(b_.shape, pair.b));
                 break;
             case PairKind::FACE_VERTEX:
-                direction = -outward(a_, at.a, face_normal(a_.shape, pair.a));
+                direction = -outward(a_, at.a, details::body_face_normal(a_.shape, pair.a));
                 break;
             case PairKind::EDGE_EDGE:
                 if (edge_outward_a_.empty()) {
@@ -541,15 +561,33 @@ namespace {
             }
         }
 
-        /// Unit normal of a face as wound (zero for a collapsed face).
-        static Eigen::Vector3d face_normal(const RigidShape& shape, std::int32_t f)
+        /// Two solids touching at t = 0 where a contact's features meet on a boundary (a vertex on a face's rim,
+        /// edges meeting at a corner of a stack) may take a pair normal that does not separate them (+-x for cubes
+        /// stacked rim on rim): the contact takes the face normal there that does, the one nearest the pair's own
+        /// normal where several do (touching_normal.hpp); a contact with none keeps its own.
+        void take_separating_face_normal(const details::BodyPlacements& at, RigidContact& contact)
         {
-            const auto& v = shape.vertices();
-            const auto& faces = shape.faces();
-            const Eigen::Vector3d n = (v.row(faces(f, 1)) - v.row(faces(f, 0)))
-                                          .transpose()
-                                          .cross((v.row(faces(f, 2)) - v.row(faces(f, 0))).transpose());
-            return n.norm() > 0.0 ? Eigen::Vector3d(n.normalized()) : Eigen::Vector3d::Zero();
+            if (!a_.shape.is_solid() || !b_.shape.is_solid()) {
+                return;
+            }
+            if (!vertex_faces_a_) {
+                vertex_faces_a_.emplace(a_.shape);
+                vertex_faces_b_.emplace(b_.shape);
+            }
+            const auto fill
+                = [&](const RigidBody& body, const RigidPlacement& placement, const details::VertexFaces& around,
+                      const RigidFeature& feature, details::FacesAtPoint& out) {
+                      details::faces_at_point(
+                          body, placement, around, details::feature_vertices(body.shape, feature.kind, feature.index),
+                          contact.point, out);
+                  };
+            fill(a_, at.a, *vertex_faces_a_, contact.feature_a, faces_at_a_);
+            fill(b_, at.b, *vertex_faces_b_, contact.feature_b, faces_at_b_);
+            const std::optional<Eigen::Vector3d> normal
+                = details::separating_face_normal(faces_at_a_, faces_at_b_, contact.normal);
+            if (normal) {
+                contact.normal = *normal;
+            }
         }
 
         /// Per edge, the sum of its faces' unit normals (body coordinates).
@@ -558,7 +596,7 @@ namespace {
             std::vector<Eigen::Vector3d> out(static_cast<std::size_t>(shape.edges().rows()), Eigen::Vector3d::Zero());
             const auto& face_edges = shape.mesh_data().face_edges;
             for (Eigen::Index f = 0; f < face_edges.rows(); ++f) {
-                const Eigen::Vector3d n = face_normal(shape, static_cast<std::int32_t>(f));
+                const Eigen::Vector3d n = details::body_face_normal(shape, static_cast<std::int32_t>(f));
                 for (int c = 0; c < 3; ++c) {
                     out[static_cast<std::size_t>(face_edges(f, c))] += n;
                 }
@@ -577,6 +615,8 @@ namespace {
         double sb_ = 1.0;
         RigidCcdStats stats_;
         std::vector<Eigen::Vector3d> edge_outward_a_, edge_outward_b_; ///< edge_outwards of a and b, once needed
+        std::optional<details::VertexFaces> vertex_faces_a_, vertex_faces_b_; ///< of a and b, once needed
+        details::FacesAtPoint faces_at_a_, faces_at_b_; ///< scratch of take_separating_face_normal
     };
 
 } // namespace

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 namespace ccdkit {
@@ -76,6 +77,61 @@ namespace {
             }
         }
         EXPECT_EQ(details::gap_lower_bound(tiny), 0.0); // squares leave the normal range
+    }
+
+    /// Edges a (along x, ending at x = 1) and b (along y, crossing x = 1 + gap at height `lift`): the lines cross
+    /// (lift = 0) or nearly cross beyond a's end, so the segments' closest points are a's end and a point of b,
+    /// `gap` apart along x.
+    details::PosedPair edges_past_an_end(double gap, double lift)
+    {
+        details::PosedPair posed;
+        posed.edges = true;
+        posed.x = { Eigen::Vector3d(0, 0, 0), Eigen::Vector3d(1, 0, 0), Eigen::Vector3d::Zero() };
+        posed.y
+            = { Eigen::Vector3d(1 + gap, -0.5, lift), Eigen::Vector3d(1 + gap, 0.5, lift), Eigen::Vector3d::Zero() };
+        return posed;
+    }
+
+    TEST(ContactGeometry, EdgeNormalFollowsTheSegmentsNotTheirLines)
+    {
+        // Review finding: an edge-edge pair kept within the slack of the closest contact (a large eps leaves
+        // gaps of 2e-4..4e-3) took the lines' common normal (here +-z, the lines cross or nearly so) oriented by
+        // the lines' side, though the segments meet past a's end along x: the normal must point along the
+        // segments' closest points, from b towards a (about -x here), with the lines crossing, nearly crossing above or
+        // below.
+        const details::FeaturePair pair { details::PairKind::EDGE_EDGE, 0, 0 };
+        for (const double lift : { 0.0, 1e-9, -1e-9 }) {
+            for (const double gap : { 2e-4, 1e-3, 4e-3 }) {
+                SCOPED_TRACE(testing::Message() << "lift " << lift << " gap " << gap);
+                const details::PosedPair before = edges_past_an_end(2.0 * gap, lift);
+                const details::PosedPair at = edges_past_an_end(gap, lift);
+                const RigidContact c = details::contact_of(pair, before, at);
+                EXPECT_LT((c.normal - Eigen::Vector3d(-gap, 0, -lift).normalized()).norm(), 1e-12)
+                    << c.normal.transpose();
+                EXPECT_NEAR(c.gap, std::hypot(gap, lift), 1e-15);
+            }
+        }
+    }
+
+    TEST(ContactGeometry, EdgeNormalOfCrossingSegmentsIsTheirCommonNormal)
+    {
+        // Segments whose closest points are inside both keep the exact common normal (no rounding of closest
+        // points in it), turned to the side a came from: a above b gives +z, below gives -z.
+        const details::FeaturePair pair { details::PairKind::EDGE_EDGE, 0, 0 };
+        for (const double side : { 1.0, -1.0 }) {
+            details::PosedPair at;
+            at.edges = true;
+            at.x = { Eigen::Vector3d(-1, 0, side * 1e-3), Eigen::Vector3d(1, 0, side * 1e-3), Eigen::Vector3d::Zero() };
+            at.y = { Eigen::Vector3d(0, -1, 0), Eigen::Vector3d(0, 1, 0), Eigen::Vector3d::Zero() };
+            details::PosedPair before = at;
+            before.x[0].z() *= 2.0;
+            before.x[1].z() *= 2.0;
+            const RigidContact c = details::contact_of(pair, before, at);
+            EXPECT_EQ(c.normal, Eigen::Vector3d(0, 0, side));
+            // Touching (gap 0): the side they came from decides.
+            at.x[0].z() = at.x[1].z() = 0.0;
+            EXPECT_EQ(details::contact_of(pair, before, at).normal, Eigen::Vector3d(0, 0, side));
+        }
     }
 
 } // namespace

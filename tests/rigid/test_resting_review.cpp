@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <tuple>
 #include <vector>
 
@@ -185,13 +186,12 @@ namespace {
         }
     }
 
-    TEST(RestingReview, DISABLED_AlignedStackRimPairsTakeTheStackNormal)
+    TEST(RestingReview, AlignedStackRimPairsTakeTheStackNormal)
     {
-        // Open finding: two equal cubes stacked exactly (rims coincide) touch at t = 0 along the whole shared
-        // rim, and the pairs there (a vertex on a side face's boundary, edges meeting at a corner) carry their
+        // Review finding: two equal cubes stacked exactly (rims coincide) touch at t = 0 along the whole shared
+        // rim, and the pairs there (a vertex on a side face's boundary, edges meeting at a corner) carried their
         // own normals (+-x, +-y, -z for some face-vertex pairs) where the only direction that separates the
-        // bodies is +z. A fix needs the normal cones of both features at the contact (or the convex path's
-        // separating axis); this test states the wanted answer.
+        // bodies is +z: the one face normal in both features' normal cones at the contact.
         const RigidShape cube = box_solid({ 0.5, 0.5, 0.5 });
         const RigidBody lower { cube, placed({ 0, 0, 0 }) };
         const RigidBody upper { cube, placed({ 0, 0, 1 }) };
@@ -199,6 +199,72 @@ namespace {
         expect_start_contact(upper, lower, r, 0.0);
         for (const RigidContact& c : r.contacts) {
             EXPECT_LT((c.normal - Eigen::Vector3d::UnitZ()).norm(), 1e-12) << c.normal.transpose();
+        }
+    }
+
+    TEST(RestingReview, StacksSharingRimsTakeTheStackNormalAtEveryScaleAndPose)
+    {
+        // The aligned stack shifted so that rims coincide along one or two sides only, or corner on corner, at
+        // three scales, under random poses (rounding leaves the rims a few ulps apart or across), with the roles
+        // exchanged: every contact's normal is the lower box's top normal (from b towards a), up to rounding. Corner
+        // on corner any direction of the octant between the two corners separates them: the normal must lie in it.
+        RandomMotions random(6101);
+        for (const double scale : { 1e-6, 1.0, 1e6 }) {
+            const RigidShape cube = box_solid(Eigen::Vector3d::Constant(0.5 * scale));
+            for (const Eigen::Vector3d& shift : { Eigen::Vector3d(0, 0, 1), Eigen::Vector3d(0.5, 0, 1),
+                                                  Eigen::Vector3d(0.5, 0.5, 1), Eigen::Vector3d(1, 1, 1) }) {
+                for (int trial = 0; trial < 4; ++trial) {
+                    SCOPED_TRACE(
+                        testing::Message()
+                        << "scale " << scale << " shift " << shift.transpose() << " trial " << trial);
+                    const Eigen::Quaterniond pose = trial == 0 ? Eigen::Quaterniond::Identity() : random.rotation();
+                    const Eigen::Vector3d origin = trial == 0 ? Eigen::Vector3d::Zero() : random.vector(3.0 * scale);
+                    const RigidBody lower { cube, placed(origin, pose) };
+                    const RigidBody upper { cube, placed(origin + pose * (shift * scale), pose) };
+                    const double rounding = trial == 0 ? 0.0 : 1e-13 * scale;
+                    const double tolerance = trial == 0 ? 1e-12 : 1e-9;
+                    const Eigen::Vector3d up = pose * Eigen::Vector3d::UnitZ();
+                    const RigidCcdResult r = rigid_time_of_contact(upper, lower);
+                    expect_start_contact(upper, lower, r, rounding);
+                    const bool corners = shift.x() == 1.0;
+                    const auto expect_separating = [&](const Eigen::Vector3d& normal) {
+                        if (corners) {
+                            EXPECT_GT((pose.inverse() * normal).minCoeff(), -tolerance) << normal.transpose();
+                        } else {
+                            EXPECT_LT((normal - up).norm(), tolerance) << normal.transpose();
+                        }
+                    };
+                    for (const RigidContact& c : r.contacts) {
+                        expect_separating(c.normal);
+                    }
+                    const RigidCcdResult swapped = rigid_time_of_contact(lower, upper);
+                    expect_start_contact(lower, upper, swapped, rounding);
+                    for (const RigidContact& c : swapped.contacts) {
+                        expect_separating(-c.normal);
+                    }
+                }
+            }
+        }
+    }
+
+    TEST(RestingReview, CrossingRidgesKeepTheirCommonNormal)
+    {
+        // A cube on edge (turned 45 degrees about x) resting across another's top ridge (turned about y): the
+        // ridges cross at right angles and no face normal separates the bodies (the normal cones meet only in
+        // +z), so the contact keeps the edges' common normal, +z from b towards a.
+        const RigidShape cube = box_solid({ 0.5, 0.5, 0.5 });
+        const double quarter = std::numbers::pi / 4;
+        const RigidBody lower {
+            cube, placed({ 0, 0, 0 }, Eigen::Quaterniond(Eigen::AngleAxisd(quarter, Eigen::Vector3d::UnitY())))
+        };
+        const RigidBody upper {
+            cube,
+            placed({ 0, 0, std::sqrt(2.0) }, Eigen::Quaterniond(Eigen::AngleAxisd(quarter, Eigen::Vector3d::UnitX())))
+        };
+        const RigidCcdResult r = rigid_time_of_contact(upper, lower);
+        expect_start_contact(upper, lower, r, 1e-15);
+        for (const RigidContact& c : r.contacts) {
+            EXPECT_LT((c.normal - Eigen::Vector3d::UnitZ()).norm(), 1e-9) << c.normal.transpose();
         }
     }
 

@@ -8,6 +8,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -136,6 +137,36 @@ inline constexpr double GAP_BOUND_ROUNDING = 1e-9;
     return length > MIN_NORMAL_SINE * s.norm() * u.norm() ? Eigen::Vector3d(n / length) : Eigen::Vector3d::Zero();
 }
 
+/// Largest |coordinate| of the pair's points: the scale of their rounding.
+[[nodiscard]] inline double magnitude(const PosedPair& posed)
+{
+    const std::size_t count = posed.edges ? 2 : 3;
+    double largest = posed.x[0].cwiseAbs().maxCoeff();
+    for (std::size_t k = 0; k < count; ++k) {
+        largest = std::max(
+            { largest, posed.y[k].cwiseAbs().maxCoeff(), posed.edges ? posed.x[k].cwiseAbs().maxCoeff() : 0.0 });
+    }
+    return largest;
+}
+
+/// For edges clearly apart (gap above GAP_BOUND_ROUNDING of their magnitude) whose closest points are not along
+/// the lines' common normal `normal` (one is an end of its segment: the lines meet, or pass, beyond it), the
+/// unit direction between the segments' closest points (`offset`); zero otherwise. The lines' normal is then
+/// across the true direction, and its sense (the lines' side) is rounding noise where they cross.
+[[nodiscard]] inline Eigen::Vector3d
+segment_end_direction(const PosedPair& posed, const Eigen::Vector3d& offset, const Eigen::Vector3d& normal)
+{
+    // Closest points inside both segments lie on the common normal: their offset is parallel to it up to the
+    // rounding of the closest points (relative 1e-16 * magnitude / gap, far below this).
+    constexpr double PARALLEL_COSINE = 1.0 - 1e-9;
+    const double gap = offset.norm();
+    if (!posed.edges || !(gap > GAP_BOUND_ROUNDING * magnitude(posed))) {
+        return Eigen::Vector3d::Zero();
+    }
+    const Eigen::Vector3d direction = offset / gap;
+    return std::abs(direction.dot(normal)) < PARALLEL_COSINE ? direction : Eigen::Vector3d::Zero();
+}
+
 /// Signed distance of x from y along the normal: which side x is on.
 [[nodiscard]] inline double side_of(const PosedPair& posed, const Eigen::Vector3d& normal)
 {
@@ -144,7 +175,8 @@ inline constexpr double GAP_BOUND_ROUNDING = 1e-9;
 
 /// The contact of a pair found at `upper`, posed there (`at`, with its closest_offset `closest`) and at `approach`
 /// (`before`, before contact): point and gap at `upper`; the normal there, oriented to the side the vertex (edge)
-/// was on before and turned to point from body b towards body a.
+/// was on before and turned to point from body b towards body a. Edges apart whose closest points include an
+/// end take the direction between those points (segment_end_direction) where it agrees with their side before.
 [[nodiscard]] inline RigidContact
 contact_of(const FeaturePair& pair, const PosedPair& before, const PosedPair& at, const ClosestOffset& closest)
 {
@@ -158,10 +190,13 @@ contact_of(const FeaturePair& pair, const PosedPair& before, const PosedPair& at
         // Parallel edges or a collapsed face: the direction between the features, when they are apart.
         const Eigen::Vector3d offset = closest_offset(before).offset;
         normal = offset.norm() > 0.0 ? Eigen::Vector3d(offset.normalized()) : Eigen::Vector3d::UnitZ();
-    } else {
-        if (side_of(before, normal_before) < 0.0) {
-            normal = -normal;
-        }
+    } else if (const Eigen::Vector3d end = segment_end_direction(at, closest.offset, normal);
+               !end.isZero() && end.dot(closest_offset(before).offset) > 0.0) {
+        // (An end that passed through the other edge by `upper`, within eps, points back across it: the side the
+        // edges came from decides then.)
+        normal = end;
+    } else if (side_of(before, normal_before) < 0.0) {
+        normal = -normal;
     }
     // The normal now points from y towards x; x belongs to body a except for a face-vertex pair.
     contact.normal = pair.kind == PairKind::FACE_VERTEX ? Eigen::Vector3d(-normal) : normal;
