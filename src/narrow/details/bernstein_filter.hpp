@@ -211,16 +211,19 @@ private:
         QueryPoints<T, 1> x, PolyVec3<T, 2> n, double l, double r, Positions at_l, Positions at_r, int sign_at_l) const
     {
         for (int step = 0;; ++step) {
-            bool all_positive = true, hopeless = false;
-            for (const auto& g : Terms::inside(x, n)) {
+            bool all_positive = true, hopeless = false, negative = false;
+            // A negative term decides alone: the terms after it are not even computed.
+            Terms::visit_inside(x, n, [&](const auto& g) {
                 const CoefficientSigns s = classify(g);
-                if (s == CoefficientSigns::NEGATIVE) {
-                    return { FilterVerdict::SEPARATED };
-                }
+                negative = s == CoefficientSigns::NEGATIVE;
                 all_positive = all_positive && s == CoefficientSigns::POSITIVE;
                 // No coefficient with a certain sign: g is within rounding error of zero here, and a smaller
                 // interval will not change that.
                 hopeless = hopeless || std::none_of(g.c.begin(), g.c.end(), [](const T& v) { return certain_sign(v); });
+                return !negative;
+            });
+            if (negative) {
+                return { FilterVerdict::SEPARATED };
             }
             if (all_positive) {
                 return narrow_root(l, r, sign_at_l);
