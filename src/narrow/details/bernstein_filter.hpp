@@ -106,65 +106,70 @@ public:
             for (int k = 0; k < 3; ++k) {
                 start_[i][k] = difference_input<T>(motion.start[i][k], motion.start[0][k]);
                 end_[i][k] = difference_input<T>(motion.end[i][k], motion.end[0][k]);
+                velocity_[i][k] = end_[i][k] - start_[i][k];
             }
         }
     }
 
     /// Classifies [lower, upper]; contact before `lower` must have been ruled out by the caller.
-    [[nodiscard]] FilterOutcome run(double lower, double upper) const { return classify_interval(lower, upper, 0); }
-
-    /// The coplanarity polynomial's sign at t if certain, else 0.
-    [[nodiscard]] int sign_of_coplanarity_at(double t) const
+    [[nodiscard]] FilterOutcome run(double lower, double upper) const
     {
-        return certain_sign(coplanarity<Terms>(points_at(t)).c[0]);
+        return classify_interval(lower, upper, positions(lower), positions(upper), 0);
     }
 
+    /// The coplanarity polynomial's sign at t if certain, else 0.
+    [[nodiscard]] int sign_of_coplanarity_at(double t) const { return sign_of_coplanarity(positions(t)); }
+
 private:
-    /// Coordinates at t, as constants: the terms evaluated on them are, operation for operation, the first
-    /// coefficient of the terms on [t, r], at a quarter of the work of the whole polynomial.
-    [[nodiscard]] QueryPoints<T, 0> points_at(double t) const
+    /// The four points' coordinates (relative to point 0) at one time. Each is computed the same way wherever
+    /// it is needed, so the subdivision passes them on to the parts that share an end instead of recomputing.
+    using Positions = std::array<std::array<T, 3>, 4>;
+
+    [[nodiscard]] Positions positions(double t) const
+    {
+        if (t == 0.0) {
+            return start_;
+        }
+        if (t == 1.0) {
+            return end_;
+        }
+        Positions x;
+        for (int i = 0; i < 4; ++i) {
+            for (int k = 0; k < 3; ++k) {
+                x[i][k] = start_[i][k] + T(t) * velocity_[i][k];
+            }
+        }
+        return x;
+    }
+
+    /// Evaluated on the positions at t as constants, the coplanarity polynomial is, operation for operation,
+    /// its first coefficient on [t, r], at a quarter of the work of the whole polynomial.
+    [[nodiscard]] static int sign_of_coplanarity(const Positions& at)
     {
         QueryPoints<T, 0> x;
         for (int i = 0; i < 4; ++i) {
-            const auto p = position(i, t);
-            x[i] = { { { p[0] } }, { { p[1] } }, { { p[2] } } };
+            x[i] = { { { at[i][0] } }, { { at[i][1] } }, { { at[i][2] } } };
         }
-        return x;
+        return certain_sign(coplanarity<Terms>(x).c[0]);
     }
 
     /// Coordinates on [l, r] in the scaled Bernstein basis: each is the linear (x(l), x(r)).
-    [[nodiscard]] QueryPoints<T, 1> points_on(double l, double r) const
+    [[nodiscard]] static QueryPoints<T, 1> points_on(const Positions& at_l, const Positions& at_r)
     {
         QueryPoints<T, 1> x;
         for (int i = 0; i < 4; ++i) {
-            const auto xl = position(i, l);
-            const auto xr = position(i, r);
-            x[i] = { { { xl[0], xr[0] } }, { { xl[1], xr[1] } }, { { xl[2], xr[2] } } };
+            x[i] = { { { at_l[i][0], at_r[i][0] } }, { { at_l[i][1], at_r[i][1] } }, { { at_l[i][2], at_r[i][2] } } };
         }
         return x;
     }
 
-    [[nodiscard]] std::array<T, 3> position(int i, double t) const
+    /// at_l, at_r: positions(l), positions(r).
+    [[nodiscard]] FilterOutcome
+    classify_interval(double l, double r, const Positions& at_l, const Positions& at_r, int depth) const
     {
-        const auto& a = start_[i];
-        const auto& b = end_[i];
-        if (t == 0.0) {
-            return a;
-        }
-        if (t == 1.0) {
-            return b;
-        }
-        std::array<T, 3> x;
-        for (int k = 0; k < 3; ++k) {
-            x[k] = a[k] + T(t) * (b[k] - a[k]);
-        }
-        return x;
-    }
-
-    [[nodiscard]] FilterOutcome classify_interval(double l, double r, int depth) const
-    {
-        const QueryPoints<T, 1> x = points_on(l, r);
-        const auto coplanarity = Terms::coplanarity(x, Terms::normal(x));
+        const QueryPoints<T, 1> x = points_on(at_l, at_r);
+        const auto normal = Terms::normal(x);
+        const auto coplanarity = Terms::coplanarity(x, normal);
         // With the certified root at t = 0 divided out: in the scaled Bernstein basis of [0, r], with p's first
         // coefficient zero, p(u r) = u q(u) where q's coefficients are p's second to last, so those alone
         // classify q, whose roots are p's roots in (0, r]. There is no contact at 0 itself.
@@ -174,7 +179,7 @@ private:
         case CoefficientSigns::NEGATIVE:
             return { FilterVerdict::SEPARATED };
         case CoefficientSigns::ONE_CHANGE: {
-            FilterOutcome root = classify_root(x, l, r, certain_sign(coplanarity.c[first]));
+            FilterOutcome root = classify_root(x, normal, l, r, at_l, at_r, certain_sign(coplanarity.c[first]));
             // A single root handed on promises nonzero signs at both ends, which p lacks at 0.
             root.single_root = root.single_root && !(first == 1 && root.toi_lower == 0.0);
             return root;
@@ -190,29 +195,35 @@ private:
         if (depth >= limits_.max_depth || !(l < mid && mid < r) || stuck) {
             return { FilterVerdict::UNDECIDED, l, r };
         }
-        const FilterOutcome left = classify_interval(l, mid, depth + 1);
+        const Positions at_mid = positions(mid);
+        const FilterOutcome left = classify_interval(l, mid, at_l, at_mid, depth + 1);
         if (left.verdict != FilterVerdict::SEPARATED) {
             return left;
         }
-        return classify_interval(mid, r, depth + 1);
+        return classify_interval(mid, r, at_mid, at_r, depth + 1);
     }
 
     /// [l, r] holds exactly one simple root of the cubic (f(l) has sign sign_at_l); x are the points on
-    /// [l, r]. Decides whether the primitives touch at that root, shrinking the interval around it until the
-    /// inside polynomials have certain signs there (or the filter gives up).
-    [[nodiscard]] FilterOutcome classify_root(QueryPoints<T, 1> x, double l, double r, int sign_at_l) const
+    /// [l, r], n their normal, at_l and at_r the positions at l and r. Decides whether the primitives touch
+    /// at that root, shrinking the interval around it until the inside polynomials have certain signs there
+    /// (or the filter gives up).
+    [[nodiscard]] FilterOutcome classify_root(
+        QueryPoints<T, 1> x, PolyVec3<T, 2> n, double l, double r, Positions at_l, Positions at_r, int sign_at_l) const
     {
         for (int step = 0;; ++step) {
-            bool all_positive = true, hopeless = false;
-            for (const auto& g : inside<Terms>(x)) {
+            bool all_positive = true, hopeless = false, negative = false;
+            // A negative term decides alone: the terms after it are not even computed.
+            Terms::visit_inside(x, n, [&](const auto& g) {
                 const CoefficientSigns s = classify(g);
-                if (s == CoefficientSigns::NEGATIVE) {
-                    return { FilterVerdict::SEPARATED };
-                }
+                negative = s == CoefficientSigns::NEGATIVE;
                 all_positive = all_positive && s == CoefficientSigns::POSITIVE;
                 // No coefficient with a certain sign: g is within rounding error of zero here, and a smaller
                 // interval will not change that.
                 hopeless = hopeless || std::none_of(g.c.begin(), g.c.end(), [](const T& v) { return certain_sign(v); });
+                return !negative;
+            });
+            if (negative) {
+                return { FilterVerdict::SEPARATED };
             }
             if (all_positive) {
                 return narrow_root(l, r, sign_at_l);
@@ -221,12 +232,20 @@ private:
             if (hopeless || step == limits_.max_root_steps || !(l < mid && mid < r)) {
                 return { FilterVerdict::UNDECIDED, l, r, true, sign_at_l };
             }
-            const int s = sign_of_coplanarity_at(mid);
+            const Positions at_mid = positions(mid);
+            const int s = sign_of_coplanarity(at_mid);
             if (s == 0) {
                 return { FilterVerdict::UNDECIDED, l, r, true, sign_at_l };
             }
-            (s == sign_at_l ? l : r) = mid;
-            x = points_on(l, r);
+            if (s == sign_at_l) {
+                l = mid;
+                at_l = at_mid;
+            } else {
+                r = mid;
+                at_r = at_mid;
+            }
+            x = points_on(at_l, at_r);
+            n = Terms::normal(x);
         }
     }
 
@@ -297,7 +316,8 @@ private:
         return false;
     }
 
-    std::array<std::array<T, 3>, 4> start_, end_; ///< positions relative to point 0
+    Positions start_, end_; ///< positions relative to point 0
+    Positions velocity_; ///< end_ - start_
     double tolerance_;
     Limits limits_;
 };

@@ -8,6 +8,8 @@
 #include <ccdkit/core/polynomial.hpp>
 
 #include <array>
+#include <cstddef>
+#include <utility>
 
 namespace ccdkit::details {
 
@@ -41,6 +43,19 @@ PointOnSegment<T, D> point_on_segment(const PolyVec3<T, D>& q, const PolyVec3<T,
     return { side, dot(side, side), dot(qx, qy) };
 }
 
+/// Every inside term of Terms, in order (Terms::visit_inside, not stopped).
+template <class Terms, class T, int D>
+std::array<Poly<T, 4 * D>, Terms::INSIDE_COUNT> all_terms(const QueryPoints<T, D>& x, const PolyVec3<T, 2 * D>& n)
+{
+    std::array<Poly<T, 4 * D>, Terms::INSIDE_COUNT> terms;
+    std::size_t i = 0;
+    Terms::visit_inside(x, n, [&](auto&& g) {
+        terms[i++] = std::forward<decltype(g)>(g);
+        return true;
+    });
+    return terms;
+}
+
 struct VertexFaceTerms {
     static constexpr int FIRST_PRIMITIVE_POINTS = 1; ///< the vertex; then the triangle's corners
     static constexpr int INSIDE_COUNT = 3;
@@ -63,9 +78,22 @@ struct VertexFaceTerms {
     template <class T, int D>
     static std::array<Poly<T, 4 * D>, INSIDE_COUNT> inside(const QueryPoints<T, D>& x, const PolyVec3<T, 2 * D>& n)
     {
+        return all_terms<VertexFaceTerms, T, D>(x, n);
+    }
+
+    /// The inside terms one by one, in the order of `inside`, while `visit(term)` returns true: a caller that
+    /// stops at the first negative one computes no more.
+    template <class T, int D, class Visit>
+    static void visit_inside(const QueryPoints<T, D>& x, const PolyVec3<T, 2 * D>& n, Visit visit)
+    {
         const auto& p = x[0];
-        return { dot(cross(x[2] - x[1], p - x[1]), n), dot(cross(x[3] - x[2], p - x[2]), n),
-                 dot(cross(x[1] - x[3], p - x[3]), n) };
+        for (int i = 0; i < INSIDE_COUNT; ++i) {
+            const auto& a = x[1 + i];
+            const auto& b = x[1 + (i + 1) % INSIDE_COUNT];
+            if (!visit(dot(cross(b - a, p - a), n))) {
+                return;
+            }
+        }
     }
 
     /// |n|^2: positive iff the triangle is not collapsed.
@@ -102,11 +130,24 @@ struct EdgeEdgeTerms {
     template <class T, int D>
     static std::array<Poly<T, 4 * D>, INSIDE_COUNT> inside(const QueryPoints<T, D>& x, const PolyVec3<T, 2 * D>& m)
     {
+        return all_terms<EdgeEdgeTerms, T, D>(x, m);
+    }
+
+    /// The inside terms one by one, in the order of `inside`, while `visit(term)` returns true: a caller that
+    /// stops at a negative s or 1 - s computes no u.
+    template <class T, int D, class Visit>
+    static void visit_inside(const QueryPoints<T, D>& x, const PolyVec3<T, 2 * D>& m, Visit visit)
+    {
         const auto w = x[2] - x[0];
         const auto mm = dot(m, m);
         const auto s = dot(cross(w, x[3] - x[2]), m);
+        if (!visit(s) || !visit(mm - s)) {
+            return;
+        }
         const auto u = dot(cross(w, x[1] - x[0]), m);
-        return { s, mm - s, u, mm - u };
+        if (visit(u)) {
+            visit(mm - u);
+        }
     }
 
     /// |m|^2: positive iff the edges are neither parallel nor of zero length.

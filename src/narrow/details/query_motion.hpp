@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 
@@ -33,23 +35,25 @@ struct QueryMotion {
     /// would not be exact (a nonzero coordinate would become subnormal) or all coordinates are zero.
     [[nodiscard]] std::optional<QueryMotion> scaled_to_unit() const
     {
-        double largest = 0.0, smallest = std::numeric_limits<double>::infinity();
-        for (int i = 0; i < 4; ++i) {
-            for (const auto* p : { &start[i], &end[i] }) {
+        // The bit patterns of finite |x| order like their values: the largest and the smallest nonzero
+        // magnitude come from integer max / min, without branches (b - 1 wraps a zero to the largest value).
+        constexpr std::uint64_t MAGNITUDE_BITS = ~(std::uint64_t(1) << 63);
+        std::uint64_t largest_bits = 0, smallest_bits_minus_one = ~std::uint64_t(0);
+        for (const auto* points : { &start, &end }) {
+            for (const Eigen::Vector3d& p : *points) {
                 for (int k = 0; k < 3; ++k) {
-                    const double a = std::abs((*p)[k]);
-                    largest = std::max(largest, a);
-                    if (a > 0.0) {
-                        smallest = std::min(smallest, a);
-                    }
+                    const std::uint64_t b = std::bit_cast<std::uint64_t>(p[k]) & MAGNITUDE_BITS;
+                    largest_bits = std::max(largest_bits, b);
+                    smallest_bits_minus_one = std::min(smallest_bits_minus_one, b - 1);
                 }
             }
         }
-        if (largest == 0.0) {
+        if (largest_bits == 0 || !std::isfinite(std::bit_cast<double>(largest_bits))) {
             return std::nullopt;
         }
-        const int e = -std::ilogb(largest);
-        if (std::ldexp(smallest, e) < std::numeric_limits<double>::min()) {
+        const int e = -ilogb_from_bits(largest_bits);
+        // The smallest scaled magnitude is >= 2^(ilogb(smallest) + e): a normal double iff that is >= 2^-1022.
+        if (ilogb_from_bits(smallest_bits_minus_one + 1) + e < std::numeric_limits<double>::min_exponent - 1) {
             return std::nullopt;
         }
         QueryMotion scaled = *this;
@@ -66,12 +70,21 @@ struct QueryMotion {
         }
         // Multiplying by a power of two is exact when the result is a normal double, as checked above,
         // and much cheaper than ldexp.
-        const double factor = std::ldexp(1.0, e);
+        const double factor = e >= std::numeric_limits<double>::min_exponent - 1
+            ? std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52) // 2^e, a normal double
+            : std::ldexp(1.0, e);
         for (int i = 0; i < 4; ++i) {
             scaled.start[i] *= factor;
             scaled.end[i] *= factor;
         }
         return scaled;
+    }
+
+    /// ilogb of the positive finite double with these bits: its exponent field, unless it is subnormal.
+    [[nodiscard]] static int ilogb_from_bits(std::uint64_t magnitude_bits)
+    {
+        const auto field = static_cast<int>(magnitude_bits >> 52);
+        return field != 0 ? field - 1023 : std::ilogb(std::bit_cast<double>(magnitude_bits));
     }
 
     /// Positions at time t, in floating point (for contact data only, never for decisions).
