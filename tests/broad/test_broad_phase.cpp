@@ -5,10 +5,12 @@
 #include <ccdkit/broad/sweep_and_prune.hpp>
 
 #include <gtest/gtest.h>
+#include <tbb/global_control.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <random>
 
 using namespace ccdkit;
@@ -63,6 +65,53 @@ std::vector<Aabb> random_boxes(std::mt19937& rng, int count, double size, double
         }
         boxes.push_back(b);
     }
+    return boxes;
+}
+
+/// Self pairs (each unordered pair once, first < second) of `boxes`, by brute force.
+std::vector<CandidatePair> reference_self(const std::vector<Aabb>& boxes)
+{
+    std::vector<CandidatePair> self;
+    for (const auto& p : reference(boxes, boxes)) {
+        if (p.first < p.second) {
+            self.push_back(p);
+        }
+    }
+    return self;
+}
+
+/// Boxes that only the double bounds tell apart or that a single-precision center misplaces: centers that
+/// coincide in float (a chain of boxes 2^-40 apart that touch only their neighbours), centers beyond float range
+/// (|c| up to the largest double), signed zeros, identical boxes, and boxes unbounded on both sides (NaN center),
+/// shuffled.
+std::vector<Aabb> adversarial_boxes(std::mt19937& rng)
+{
+    constexpr double INF = std::numeric_limits<double>::infinity();
+    const double big = std::numeric_limits<double>::max();
+    std::vector<Aabb> boxes;
+    const auto add = [&](const Eigen::Array3d& lo, const Eigen::Array3d& hi) { boxes.push_back({ lo, hi }); };
+    for (int k = 0; k < 40; ++k) {
+        const double x = 1.0 + k * std::ldexp(1.0, -40);
+        add({ x, 0.5, 0.5 }, { x + std::ldexp(1.0, -40), 0.5, 0.5 }); // touches k - 1 and k + 1 only
+    }
+    for (int k = 0; k < 30; ++k) {
+        const double s = (k % 2 == 0 ? 1.0 : -1.0) * std::ldexp(1.0, 990 + k);
+        add({ s, s, 1.0 }, { s + std::abs(s) * 1e-10, s, 1.0 });
+        add({ s, s, 1.0 }, { s, s, 1.0 }); // a point inside the previous box
+    }
+    add(Eigen::Array3d::Constant(big / 2), Eigen::Array3d::Constant(big));
+    add(Eigen::Array3d::Constant(-big), Eigen::Array3d::Constant(-big / 2));
+    add(Eigen::Array3d::Constant(big), Eigen::Array3d::Constant(INF));
+    for (int k = 0; k < 6; ++k) {
+        add(Eigen::Array3d::Constant(k % 2 == 0 ? -0.0 : 0.0), Eigen::Array3d::Constant(k % 3 == 0 ? -0.0 : 0.0));
+    }
+    for (int k = 0; k < 23; ++k) {
+        add({ 0.25, 0.25, 0.25 }, { 0.5, 0.5, 0.5 });
+    }
+    add({ -INF, 2.0, 2.0 }, { INF, 2.0, 2.0 });
+    add({ 2.0, -INF, -INF }, { 2.0, INF, INF });
+    add(Eigen::Array3d::Constant(-INF), Eigen::Array3d::Constant(INF));
+    std::shuffle(boxes.begin(), boxes.end(), rng);
     return boxes;
 }
 
@@ -176,6 +225,47 @@ TEST_P(BroadPhaseAgreesWithBruteForce, InfiniteBounds)
     auto broad = make(GetParam());
     broad->build(boxes);
     EXPECT_EQ(pairs_of(*broad, boxes), reference(boxes, boxes));
+}
+
+TEST_P(BroadPhaseAgreesWithBruteForce, AdversarialCentersAtEverySize)
+{
+    // Every size from 0 to 13 boxes and around multiples of the leaf size: the last leaf of the tree holds 1 to
+    // LEAF_SIZE boxes. Centers only steer a split, so no pair may depend on them.
+    std::mt19937 rng(41);
+    const std::vector<Aabb> all = adversarial_boxes(rng);
+    std::vector<std::size_t> sizes(14);
+    std::iota(sizes.begin(), sizes.end(), 0);
+    sizes.insert(sizes.end(), { 31, 32, 33, 63, 64, 65, 66, 67, all.size() });
+    auto broad = make(GetParam());
+    for (const std::size_t size : sizes) {
+        SCOPED_TRACE(size);
+        const std::vector<Aabb> boxes(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(size));
+        broad->build(boxes);
+        std::vector<CandidatePair> self;
+        broad->query(boxes, 0, self, QueryScope::SELF_PAIRS);
+        EXPECT_EQ(pairs_of(*broad, boxes), reference(boxes, boxes));
+        EXPECT_EQ(sorted(self), reference_self(boxes));
+    }
+    // The float-twin chain: each box meets itself and its two neighbours (the ends one).
+    const std::vector<CandidatePair> got = pairs_of(*broad, all);
+    EXPECT_GT(got.size(), all.size() + 2 * 39);
+}
+
+TEST_P(BroadPhaseAgreesWithBruteForce, AllBoxesIdentical)
+{
+    for (const int count : { 1, 2, 3, 4, 5, 9, 1030 }) {
+        SCOPED_TRACE(count);
+        const std::vector<Aabb> boxes(
+            static_cast<std::size_t>(count), Aabb { Eigen::Array3d(1.0, 2.0, 3.0), Eigen::Array3d(1.0, 2.0, 3.5) });
+        auto broad = make(GetParam());
+        broad->build(boxes);
+        std::vector<CandidatePair> all, self;
+        broad->query(boxes, 0, all, QueryScope::ALL_PAIRS);
+        broad->query(boxes, 0, self, QueryScope::SELF_PAIRS);
+        const auto n = static_cast<std::size_t>(count);
+        EXPECT_EQ(all.size(), n * n);
+        EXPECT_EQ(sorted(self), reference_self(boxes));
+    }
 }
 
 TEST_P(BroadPhaseAgreesWithBruteForce, QueriesInBlocksKeepTheirIds)
@@ -297,6 +387,64 @@ TEST(Bvh, RefitAfterMotionStaysExact)
     const auto queries = random_boxes(rng, 1000, 0.05);
     EXPECT_EQ(pairs_of(bvh, queries), reference(boxes, queries));
     EXPECT_THROW(bvh.refit(std::span<const Aabb>(boxes).first(10)), std::invalid_argument);
+}
+
+/// Raw query output (unsorted: the tree's shape decides the order) over both scopes.
+std::vector<CandidatePair> raw_pairs(const Bvh& bvh, const std::vector<Aabb>& queries)
+{
+    std::vector<CandidatePair> out;
+    bvh.query(queries, 0, out, QueryScope::ALL_PAIRS);
+    bvh.query(queries, 0, out, QueryScope::SELF_PAIRS);
+    return out;
+}
+
+TEST(Bvh, RebuiltOnShrinkingAndGrowingSetsIsAFreshTree)
+{
+    // One tree rebuilt in its memory on sets that shrink and grow (through 0 and sizes that leave a partial last
+    // leaf), then refitted to moved boxes: it answers exactly what a fresh tree answers, in the same order.
+    std::mt19937 rng(43);
+    constexpr double INF = std::numeric_limits<double>::infinity();
+    const std::vector<Aabb> everywhere { { Eigen::Array3d::Constant(-INF), Eigen::Array3d::Constant(INF) } };
+    Bvh reused;
+    for (const int count : { 2000, 3, 0, 5, 4097, 1, 6001, 8, 0, 6 }) {
+        SCOPED_TRACE(count);
+        auto boxes = random_boxes(rng, count, 0.03, 0.005, 0.1);
+        reused.build(boxes);
+        Bvh fresh;
+        fresh.build(boxes);
+        EXPECT_EQ(raw_pairs(reused, boxes), raw_pairs(fresh, boxes));
+        EXPECT_EQ(pairs_of(reused, boxes), reference(boxes, boxes));
+        // A query box over all space meets every built box once: none missed, and none left from a former set.
+        EXPECT_EQ(pairs_of(reused, everywhere), reference(boxes, everywhere));
+        const auto moved = random_boxes(rng, count, 0.05, 0.005, 0.1);
+        reused.refit(moved);
+        fresh.refit(moved);
+        EXPECT_EQ(raw_pairs(reused, moved), raw_pairs(fresh, moved));
+        EXPECT_EQ(pairs_of(reused, moved), reference(moved, moved));
+        EXPECT_EQ(pairs_of(reused, everywhere), reference(moved, everywhere));
+    }
+}
+
+TEST(Bvh, SameTreeOnOneThreadOrMany)
+{
+    // Subtrees above the parallel threshold are built as tasks: the tree, so the order of the pairs, must not
+    // depend on how many threads took them. Points on a coarse lattice tie their centers.
+    std::mt19937 rng(47);
+    auto boxes = random_boxes(rng, 20000, 0.01, 0.0, 0.1);
+    std::uniform_int_distribution<int> cell(0, 9);
+    for (std::size_t i = 0; i < boxes.size(); i += 3) {
+        boxes[i].min = Eigen::Array3d(cell(rng), cell(rng), cell(rng)) / 10.0;
+        boxes[i].max = boxes[i].min;
+    }
+    const auto built_on = [&](std::size_t threads) {
+        const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+        Bvh bvh;
+        bvh.build(boxes);
+        return raw_pairs(bvh, boxes);
+    };
+    const auto one = built_on(1);
+    EXPECT_EQ(one, built_on(2));
+    EXPECT_EQ(one, built_on(4));
 }
 
 TEST(Bvh, SizesAroundLeafAndTaskThresholds)

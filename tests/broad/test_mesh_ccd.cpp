@@ -9,6 +9,7 @@
 #include <ccdkit/narrow/vertex_face_ccd.hpp>
 
 #include <gtest/gtest.h>
+#include <tbb/global_control.h>
 
 #include <algorithm>
 #include <array>
@@ -126,6 +127,42 @@ TEST(MeshCcd, AReusedWorkspaceGivesWhatAFreshCallGives)
         EXPECT_EQ(reused.earliest_toi_lower, fresh.earliest_toi_lower);
         if (shake > 1.0) {
             EXPECT_FALSE(reused.vertex_face.empty());
+        }
+    }
+}
+
+TEST(MeshCcd, OneSharedTreeThroughPassesOfEveryRelativeSize)
+{
+    // Both passes rebuild one tree in place: on the faces, then on the edges. Edge sets larger, smaller, empty
+    // or alone (no faces), in a workspace that goes through them all, on one thread or more: every colliding
+    // pair of the all-pairs reference is found, and the reused workspace answers what a fresh call answers.
+    const ClothScene cloth = crumpling_cloth(10, 3.0, 13);
+    const Eigen::MatrixX2i all_edges = edges_from_faces(cloth.start.faces);
+    const auto f = cloth.start.faces.rows(), e = all_edges.rows();
+    const std::array<std::pair<Eigen::Index, Eigen::Index>, 6> sizes {
+        { { f, e }, { f, e / 4 }, { f / 3, e }, { f, 0 }, { 0, e }, { 7, 5 } }
+    };
+    MeshCcdWorkspace workspace;
+    for (const auto& [faces, edges] : sizes) {
+        SCOPED_TRACE(testing::Message() << faces << " faces, " << edges << " edges");
+        ClothScene s = cloth;
+        s.start.faces = cloth.start.faces.topRows(faces);
+        const Eigen::MatrixX2i some_edges = all_edges.bottomRows(edges);
+        const MeshCcdResult expected = all_pairs(s, some_edges);
+        for (const int threads : { 1, 2 }) {
+            SCOPED_TRACE(threads);
+            const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+            const MeshCcdResult reused = mesh_ccd(s.start.vertices, s.end, some_edges, s.start.faces, {}, workspace);
+            const MeshCcdResult fresh = mesh_ccd(s.start.vertices, s.end, some_edges, s.start.faces);
+            EXPECT_EQ(vertex_face_pairs(reused), vertex_face_pairs(expected));
+            EXPECT_EQ(edge_edge_pairs(reused), edge_edge_pairs(expected));
+            EXPECT_EQ(vertex_face_pairs(fresh), vertex_face_pairs(expected));
+            EXPECT_EQ(edge_edge_pairs(fresh), edge_edge_pairs(expected));
+            EXPECT_EQ(reused.vertex_face_candidates, fresh.vertex_face_candidates);
+            EXPECT_EQ(reused.edge_edge_candidates, fresh.edge_edge_candidates);
+        }
+        if (faces == f && edges == e) {
+            EXPECT_FALSE(expected.vertex_face.empty() || expected.edge_edge.empty());
         }
     }
 }

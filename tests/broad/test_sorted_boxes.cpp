@@ -5,6 +5,7 @@
 #include <ccdkit/broad/spatial_order.hpp>
 
 #include <gtest/gtest.h>
+#include <tbb/global_control.h>
 
 #include <algorithm>
 #include <random>
@@ -53,5 +54,30 @@ TEST(SortedBoxes, ReusedEqualsTheSortedCopy)
             ASSERT_TRUE((fresh.boxes[k].min == expected.min).all() && (fresh.boxes[k].max == expected.max).all());
             ASSERT_EQ(reused.original(static_cast<std::int32_t>(k)), order[k]);
         }
+    }
+}
+
+TEST(SortedBoxes, SameOnOneThreadOrMany)
+{
+    // The gather runs in parallel blocks: its result, and the order, must not depend on the threads.
+    std::mt19937 rng(9);
+    const std::vector<Aabb> input = random_boxes(rng, 50000);
+    SortedBoxes one, two;
+    {
+        const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+        one.boxes.assign(input.begin(), input.end());
+        one.sort();
+    }
+    {
+        const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 2);
+        two.boxes.assign(input.begin(), input.end());
+        two.sort();
+    }
+    ASSERT_TRUE(std::ranges::equal(one.order, two.order));
+    ASSERT_EQ(one.boxes.size(), two.boxes.size());
+    for (std::size_t k = 0; k < input.size(); ++k) {
+        const Aabb& expected = input[static_cast<std::size_t>(one.order[k])];
+        ASSERT_TRUE((one.boxes[k].min == expected.min).all() && (one.boxes[k].max == expected.max).all()) << k;
+        ASSERT_TRUE((two.boxes[k].min == expected.min).all() && (two.boxes[k].max == expected.max).all()) << k;
     }
 }
