@@ -268,5 +268,65 @@ namespace {
         }
     }
 
+    TEST(RestingReview, CrossingRidgesOfSmallBodiesFarFromTheOriginKeepTheirCommonNormal)
+    {
+        // Review finding (s16-rev6): the touching normal's rounding allowance was 1e-9 of the largest world
+        // coordinate, so a millimetre body a thousand kilometres out (1e-3 at 1e6: still ten million ulps across)
+        // got an allowance as large as itself, every face normal passed both normal cones and the crossing ridges
+        // took a side face's normal (45 degrees off +z) that does not separate them. The same crossing ridges as
+        // above, small and far out: the normal stays +z.
+        const double quarter = std::numbers::pi / 4;
+        for (const double size : { 1e-3, 1e-2 }) {
+            for (const double distance : { 0.0, 1e4, 1e6 }) {
+                SCOPED_TRACE(testing::Message() << "size " << size << " distance " << distance);
+                const RigidShape cube = box_solid(Eigen::Vector3d::Constant(0.5 * size));
+                const Eigen::Vector3d origin(distance, -0.5 * distance, 0.25 * distance);
+                const RigidBody lower {
+                    cube, placed(origin, Eigen::Quaterniond(Eigen::AngleAxisd(quarter, Eigen::Vector3d::UnitY())))
+                };
+                const RigidBody upper { cube,
+                                        placed(
+                                            origin + Eigen::Vector3d(0, 0, std::sqrt(2.0) * size),
+                                            Eigen::Quaterniond(Eigen::AngleAxisd(quarter, Eigen::Vector3d::UnitX()))) };
+                const RigidCcdResult r = rigid_time_of_contact(upper, lower);
+                ASSERT_TRUE(r.hit);
+                EXPECT_EQ(r.toi_lower, 0.0);
+                ASSERT_FALSE(r.contacts.empty());
+                for (const RigidContact& c : r.contacts) {
+                    EXPECT_LT((c.normal - Eigen::Vector3d::UnitZ()).norm(), 1e-6) << c.normal.transpose();
+                }
+            }
+        }
+    }
+
+    TEST(RestingReview, StacksOfSmallBodiesFarFromTheOriginTakeTheStackNormal)
+    {
+        // The rim-on-rim stacks above, a millimetre across and up to a thousand kilometres out under random poses:
+        // the rounding of the poses there (ulps of 1e6, 1e-10) must still let the rims' faces hold the contact
+        // point, so the normal is the stack's (the allowance for the posed points was narrowed for the test
+        // above).
+        RandomMotions random(6203);
+        const double size = 1e-3;
+        const RigidShape cube = box_solid(Eigen::Vector3d::Constant(0.5 * size));
+        for (const double distance : { 1e3, 1e6 }) {
+            for (int trial = 0; trial < 8; ++trial) {
+                SCOPED_TRACE(testing::Message() << "distance " << distance << " trial " << trial);
+                const Eigen::Quaterniond pose = random.rotation();
+                const Eigen::Vector3d origin = random.vector(distance);
+                const Eigen::Vector3d shift = trial % 2 == 0 ? Eigen::Vector3d(0, 0, 1) : Eigen::Vector3d(0.5, 0, 1);
+                const RigidBody lower { cube, placed(origin, pose) };
+                const RigidBody upper { cube, placed(origin + pose * (shift * size), pose) };
+                const Eigen::Vector3d up = pose * Eigen::Vector3d::UnitZ();
+                const RigidCcdResult r = rigid_time_of_contact(upper, lower);
+                ASSERT_TRUE(r.hit);
+                EXPECT_EQ(r.toi_lower, 0.0);
+                ASSERT_FALSE(r.contacts.empty());
+                for (const RigidContact& c : r.contacts) {
+                    EXPECT_LT((c.normal - up).norm(), 1e-6) << c.normal.transpose();
+                }
+            }
+        }
+    }
+
 } // namespace
 } // namespace ccdkit

@@ -65,7 +65,9 @@ struct HullSimplex {
     // Closest point of the simplex to the origin, keeping only the vertices that support it (Voronoi regions).
     // `newest` is the vertex just added (the closest point of a tetrahedron involves it), or -1 for a warm start.
     // Returns false when the origin lies inside the tetrahedron.
-    Eigen::Vector3d v;
+    // Zero ("may overlap", the conservative answer) until a closest point is found: a face whose closest point's
+    // squared norm is not below infinity (overflow, NaN) sets none.
+    Eigen::Vector3d v = Eigen::Vector3d::Zero();
     const auto reduce = [&](int newest) -> bool {
         std::array<double, 4> weight {};
         const auto segment = [&](int i, int j) {
@@ -145,12 +147,18 @@ struct HullSimplex {
                 constexpr std::array<std::array<int, 4>, 4> FACES {
                     { { 0, 1, 2, 3 }, { 0, 1, 3, 2 }, { 0, 2, 3, 1 }, { 1, 2, 3, 0 } }
                 };
+                // Flat where a vertex lies on its opposite face's plane as computed: a repeated vertex (a stale
+                // simplex's) zeroes two faces' normals while rounding leaves the volume nonzero, and the other two
+                // faces (one triangle, both senses) then agree with any origin.
                 std::array<Sides, 4> sides;
-                bool inside = volume != 0.0;
+                bool flat = volume == 0.0;
                 for (std::size_t f = 0; f < FACES.size(); ++f) {
                     sides[f] = sides_of(FACES[f][0], FACES[f][1], FACES[f][2], FACES[f][3]);
-                    inside = inside && (sides[f].origin >= 0.0) == (sides[f].opposite >= 0.0);
+                    flat = flat || sides[f].opposite == 0.0;
                 }
+                const bool inside = !flat && std::all_of(sides.begin(), sides.end(), [](const Sides& s) {
+                    return (s.origin >= 0.0) == (s.opposite >= 0.0);
+                });
                 if (inside) {
                     return false; // the origin is inside: the hulls overlap
                 }
@@ -161,7 +169,7 @@ struct HullSimplex {
                 for (std::size_t f = newest < 0 ? 0 : 1; f < FACES.size(); ++f) {
                     const bool origin_inside = (sides[f].origin > 0.0 && sides[f].opposite > 0.0)
                         || (sides[f].origin < 0.0 && sides[f].opposite < 0.0);
-                    if (volume == 0.0 || !origin_inside) {
+                    if (flat || !origin_inside) {
                         try_triangle(FACES[f][0], FACES[f][1], FACES[f][2]);
                     }
                 }

@@ -102,9 +102,13 @@ struct FacesAtPoint {
     std::vector<Eigen::Vector3d> corners; ///< their vertices
 };
 
-/// Relative allowance for rounding of the posed points (positions and angles): far above a pose's rounding (a
-/// few ulps of the coordinates) and far below any real gap or angle of a mesh.
+/// Relative allowance for rounding of angles (directions against a face's extent): far above the rounding of a
+/// pose's rotation and far below any real angle of a mesh.
 inline constexpr double TOUCHING_ROUNDING = 1e-9;
+/// Allowance for rounding of the posed points, relative to the largest coordinate: far above a pose's rounding (a
+/// few ulps of the coordinates) yet far below a small body far out (1e-9 of 1e6 is a millimetre, as large as the
+/// body itself there, and let every face normal pass the cones).
+inline constexpr double TOUCHING_POSITION_ROUNDING = 1e-12;
 
 /// Fills `out` with the faces around the vertices of `feature` (a feature of `body`, placed by `at`, which holds
 /// the world point p up to rounding) that hold p up to rounding: the faces of the smallest feature that holds p.
@@ -119,7 +123,7 @@ inline void faces_at_point(
 {
     out.rotation = at.rotation;
     out.point = at.rotation.transpose() * (p - at.translation) + at.center;
-    out.rounding = TOUCHING_ROUNDING * std::max(p.cwiseAbs().maxCoeff(), out.point.cwiseAbs().maxCoeff());
+    out.rounding = TOUCHING_POSITION_ROUNDING * std::max(p.cwiseAbs().maxCoeff(), out.point.cwiseAbs().maxCoeff());
     out.faces.clear();
     out.normals.clear();
     out.corners.clear();
