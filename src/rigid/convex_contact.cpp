@@ -396,7 +396,7 @@ namespace {
                     return undecided();
                 }
                 // t + h rounded down twice stays at or below the exact sum.
-                const double next = std::nextafter(std::nextafter(t + h, -1.0), -1.0);
+                const double next = next_below(next_below(t + h));
                 if (!(next > t)) {
                     return undecided();
                 }
@@ -549,7 +549,7 @@ namespace {
             ++stats_.intervals;
             double upper = std::min(t + options_.eps, options_.t_max);
             while (upper - t > options_.eps) {
-                upper = std::nextafter(upper, -1.0); // the width stays within eps despite rounding
+                upper = next_below(upper); // the width stays within eps despite rounding
             }
             a_.place_probe(upper);
             b_.place_probe(upper);

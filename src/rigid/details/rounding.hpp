@@ -5,6 +5,9 @@
 // evaluated in double; enlarging the result by a few ulps (relative) and an underflow-sized absolute term
 // covers its own rounding.
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace ccdkit::details {
@@ -19,5 +22,15 @@ inline constexpr double ABSOLUTE_SLACK = 1e-300;
 
 /// x enlarged by 8 ulps: more than the relative rounding of a sum of a few products of non-negative terms.
 [[nodiscard]] inline double rounded_up(double x) { return x * (1.0 + 8.0 * UNIT_ROUNDOFF) + ABSOLUTE_SLACK; }
+
+/// The next double below x, as std::nextafter(x, -infinity) gives it; a positive finite x (the times of a step,
+/// the hot case) steps down its bit pattern inline instead of calling the library.
+[[nodiscard]] inline double next_below(double x)
+{
+    if (x > 0.0 && x <= std::numeric_limits<double>::max()) {
+        return std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) - 1);
+    }
+    return std::nextafter(x, -std::numeric_limits<double>::infinity());
+}
 
 } // namespace ccdkit::details
