@@ -38,6 +38,7 @@
 #include <limits>
 #include <memory_resource>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -70,10 +71,11 @@ namespace {
     public:
         ConvexSide(const RigidBody& body, std::pmr::memory_resource* arena)
             : body_(body)
-            , local_(static_cast<std::size_t>(body.shape.vertices().rows()), arena)
-            , points_(local_.size(), arena)
-            , arms_(local_.size(), arena)
-            , probe_points_(local_.size(), arena)
+            , storage_(4 * static_cast<std::size_t>(body.shape.vertices().rows()), arena)
+            , local_(vertex_array(0))
+            , points_(vertex_array(1))
+            , arms_(vertex_array(2))
+            , probe_points_(vertex_array(3))
             , travel_(body.motion.linear_velocity() * body.motion.duration())
             , spin_(body.motion.angular_velocity() * body.motion.duration())
             , spin_length_(spin_.norm())
@@ -98,6 +100,10 @@ namespace {
                 2.0 * spin_norm_ * error_ + 32.0 * UNIT_ROUNDOFF * (travel_.norm() + spin_norm_ * radius_));
         }
 
+        /// Not copied: the arrays are views of storage_.
+        ConvexSide(const ConvexSide&) = delete;
+        ConvexSide& operator=(const ConvexSide&) = delete;
+
         /// Places the vertices (and their arms about the centre of mass) at fraction s of the step, as
         /// RigidPlacement::apply does; and the largest |x|_1 of them.
         void place(double s)
@@ -119,7 +125,7 @@ namespace {
         void place_probe(double s)
         {
             if (still_ && placed_) {
-                probe_points_ = points_;
+                std::copy(points_.begin(), points_.end(), probe_points_.begin());
                 return;
             }
             const RigidPlacement placement = body_.motion.placement_at(s);
@@ -144,8 +150,8 @@ namespace {
         /// `heights` and `rates`, in one pass over the vertices (the triple product's rearrangement costs one cross
         /// product per direction, not per vertex; its rounding, a few ulps of |d| + |w| |arm|, is within
         /// rate_error()). Returns the largest |rate|.
-        double heights_and_rates_along(
-            const Eigen::Vector3d& n, ScratchVector<double>& heights, ScratchVector<double>& rates) const
+        double
+        heights_and_rates_along(const Eigen::Vector3d& n, std::span<double> heights, std::span<double> rates) const
         {
             const double along = n.dot(travel_);
             const Eigen::Vector3d across = n.cross(spin_);
@@ -178,8 +184,8 @@ namespace {
             return points_[k] + h * travel_ + (turn * arms_[k] - arms_[k]);
         }
 
-        [[nodiscard]] const ScratchVector<Eigen::Vector3d>& points() const { return points_; }
-        [[nodiscard]] const ScratchVector<Eigen::Vector3d>& probe_points() const { return probe_points_; }
+        [[nodiscard]] std::span<const Eigen::Vector3d> points() const { return points_; }
+        [[nodiscard]] std::span<const Eigen::Vector3d> probe_points() const { return probe_points_; }
         [[nodiscard]] const RigidBody& body() const { return body_; }
         [[nodiscard]] double radius() const { return radius_; }
         [[nodiscard]] double error() const { return error_; }
@@ -193,10 +199,19 @@ namespace {
 
     private:
         const RigidBody& body_;
-        ScratchVector<Eigen::Vector3d> local_; ///< vertex - centre of mass, body coordinates
-        ScratchVector<Eigen::Vector3d> points_;
-        ScratchVector<Eigen::Vector3d> arms_;
-        ScratchVector<Eigen::Vector3d> probe_points_;
+        /// The k-th of the four arrays below, in storage_.
+        [[nodiscard]] std::span<Eigen::Vector3d> vertex_array(std::size_t k)
+        {
+            const std::size_t count = storage_.size() / 4;
+            return { storage_.data() + k * count, count };
+        }
+
+        /// The four arrays below in one allocation (one arena call per body, not four).
+        ScratchVector<Eigen::Vector3d> storage_;
+        std::span<Eigen::Vector3d> local_; ///< vertex - centre of mass, body coordinates
+        std::span<Eigen::Vector3d> points_;
+        std::span<Eigen::Vector3d> arms_;
+        std::span<Eigen::Vector3d> probe_points_;
         Eigen::Vector3d travel_;
         Eigen::Vector3d spin_;
         double spin_length_; ///< |spin_| (the turn's angle per unit h)
@@ -216,12 +231,17 @@ namespace {
     class SeparationModel {
     public:
         SeparationModel(std::size_t count_a, std::size_t count_b, std::pmr::memory_resource* arena)
-            : heights_a_(count_a, arena)
-            , rates_a_(count_a, arena)
-            , heights_b_(count_b, arena)
-            , rates_b_(count_b, arena)
+            : storage_(2 * (count_a + count_b), arena)
+            , heights_a_(storage_.data(), count_a)
+            , rates_a_(heights_a_.data() + count_a, count_a)
+            , heights_b_(rates_a_.data() + count_a, count_b)
+            , rates_b_(heights_b_.data() + count_b, count_b)
         {
         }
+
+        /// Not copied: the arrays are views of storage_.
+        SeparationModel(const SeparationModel&) = delete;
+        SeparationModel& operator=(const SeparationModel&) = delete;
 
         /// The heights and rates along n of the bodies as placed now.
         void update(const ConvexSide& a, const ConvexSide& b, const Eigen::Vector3d& n)
@@ -329,7 +349,9 @@ namespace {
             return rate < 0.0 ? 2.0 * gap / (root - rate) : (rate + root) / (2.0 * curvature_);
         }
 
-        ScratchVector<double> heights_a_, rates_a_, heights_b_, rates_b_;
+        /// The four arrays below in one allocation.
+        ScratchVector<double> storage_;
+        std::span<double> heights_a_, rates_a_, heights_b_, rates_b_;
         double curvature_ = 0.0;
         double constant_error_ = 0.0;
         double rate_error_ = 0.0;
@@ -700,6 +722,7 @@ namespace {
                 double gap;
             };
             ScratchVector<Measured> measured(&arena_);
+            measured.reserve(candidates.size());
             const auto measure = [&](const FeaturePair& pair) {
                 ++stats_.pair_tests;
                 const ClosestOffset closest = closest_offset(posed_at(pair, pa, pb));
