@@ -65,6 +65,23 @@ namespace {
     constexpr std::size_t ARENA_BYTES = 16384;
     template <class T> using ScratchVector = std::pmr::vector<T>;
 
+    /// One body's features near a contact (FeatureSlab::clip boxes): its kept vertices, edges, then faces.
+    struct NearFeatures {
+        ScratchVector<ClippedFeature> all;
+        std::size_t edges_begin = 0;
+        std::size_t faces_begin = 0;
+
+        [[nodiscard]] std::span<const ClippedFeature> vertices() const { return { all.data(), edges_begin }; }
+        [[nodiscard]] std::span<const ClippedFeature> edges() const
+        {
+            return { all.data() + edges_begin, faces_begin - edges_begin };
+        }
+        [[nodiscard]] std::span<const ClippedFeature> faces() const
+        {
+            return { all.data() + faces_begin, all.size() - faces_begin };
+        }
+    };
+
     /// One body's vertices in world coordinates at one time, with what the advancement bound needs, and at a
     /// second time (the probe).
     class ConvexSide {
@@ -607,7 +624,9 @@ namespace {
             const auto& pb = b_.probe_points();
             // Heights along n, b's negated: a pair's closest points lie at heights of at most the other body's
             // extreme plus reach on each side (`limit`).
-            ScratchVector<double> heights_a(pa.size(), &arena_), heights_b(pb.size(), &arena_);
+            ScratchVector<double> heights(pa.size() + pb.size(), &arena_); // one allocation for both bodies
+            const std::span<double> heights_a(heights.data(), pa.size()),
+                heights_b(heights.data() + pa.size(), pb.size());
             double magnitude = 0.0, low = INFINITE, high = -INFINITE;
             for (std::size_t k = 0; k < pa.size(); ++k) {
                 heights_a[k] = n.dot(pa[k]);
@@ -624,33 +643,27 @@ namespace {
             const FeatureSlab slab_b { pb, heights_b, reach - low, magnitude };
             const RigidShape& shape_a = a_.body().shape;
             const RigidShape& shape_b = b_.body().shape;
-            const auto near_vertices = [this](const FeatureSlab& slab) {
-                ScratchVector<ClippedFeature> out(&arena_);
-                out.reserve(slab.points.size());
+            // The kept vertices, the clipped edges, then each face as the union of its sides' boxes (the corners of
+            // its clipped part, kept corners and crossings, all lie on its clipped sides): in one allocation.
+            const auto near_features = [this](const FeatureSlab& slab, const MeshShapeData& mesh) {
+                NearFeatures out { ScratchVector<ClippedFeature>(&arena_) };
+                auto& all = out.all;
+                all.reserve(slab.points.size() + static_cast<std::size_t>(mesh.edges.rows() + mesh.faces.rows()));
                 for (std::size_t v = 0; v < slab.points.size(); ++v) {
                     if (slab.heights[v] <= slab.limit) {
-                        out.push_back({ static_cast<std::int32_t>(v), slab.points[v].array(), slab.points[v].array() });
+                        all.push_back({ static_cast<std::int32_t>(v), slab.points[v].array(), slab.points[v].array() });
                     }
                 }
-                return out;
-            };
-            // The clipped edges, then each face as the union of its sides' boxes: the corners of its clipped part
-            // (kept corners and crossings) all lie on its clipped sides.
-            const auto near_edges_and_faces = [this](const FeatureSlab& slab, const MeshShapeData& mesh) {
-                std::pair<ScratchVector<ClippedFeature>, ScratchVector<ClippedFeature>> out {
-                    ScratchVector<ClippedFeature>(&arena_), ScratchVector<ClippedFeature>(&arena_)
-                };
-                auto& [edges, faces] = out;
-                edges.reserve(static_cast<std::size_t>(mesh.edges.rows()));
-                faces.reserve(static_cast<std::size_t>(mesh.faces.rows()));
+                out.edges_begin = all.size();
                 ScratchVector<std::int32_t> slot(static_cast<std::size_t>(mesh.edges.rows()), -1, &arena_);
                 ClippedFeature feature;
                 for (Eigen::Index e = 0; e < mesh.edges.rows(); ++e) {
                     if (slab.clip(mesh.edges, e, feature)) {
-                        slot[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(edges.size());
-                        edges.push_back(feature);
+                        slot[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(all.size());
+                        all.push_back(feature);
                     }
                 }
+                out.faces_begin = all.size();
                 for (Eigen::Index f = 0; f < mesh.faces.rows(); ++f) {
                     feature.index = -1;
                     for (Eigen::Index c = 0; c < 3; ++c) {
@@ -658,7 +671,7 @@ namespace {
                         if (k < 0) {
                             continue;
                         }
-                        const ClippedFeature& side = edges[static_cast<std::size_t>(k)];
+                        const ClippedFeature& side = all[static_cast<std::size_t>(k)];
                         if (feature.index < 0) {
                             feature = { static_cast<std::int32_t>(f), side.min, side.max };
                         } else {
@@ -667,7 +680,7 @@ namespace {
                         }
                     }
                     if (feature.index >= 0) {
-                        faces.push_back(feature);
+                        all.push_back(feature);
                     }
                 }
                 return out;
@@ -684,27 +697,27 @@ namespace {
             const auto posed_at = [&](const FeaturePair& pair, const auto& points_a, const auto& points_b) {
                 return pose_pair_with(shape_a, shape_b, pair, vertex_of(points_a), vertex_of(points_b));
             };
-            const ScratchVector<ClippedFeature> vertices_a = near_vertices(slab_a);
-            const ScratchVector<ClippedFeature> vertices_b = near_vertices(slab_b);
-            const auto [edges_a, faces_a] = near_edges_and_faces(slab_a, shape_a.mesh_data());
-            const auto [edges_b, faces_b] = near_edges_and_faces(slab_b, shape_b.mesh_data());
+            const NearFeatures near_a = near_features(slab_a, shape_a.mesh_data());
+            const NearFeatures near_b = near_features(slab_b, shape_b.mesh_data());
+            const auto vertices_a = near_a.vertices(), edges_a = near_a.edges(), faces_a = near_a.faces();
+            const auto vertices_b = near_b.vertices(), edges_b = near_b.edges(), faces_b = near_b.faces();
             ScratchVector<Candidate> candidates(&arena_);
             candidates.reserve(
                 vertices_a.size() * faces_b.size() + faces_a.size() * vertices_b.size()
                 + edges_a.size() * edges_b.size());
-            const auto add_pairs = [&](PairKind kind, const ScratchVector<ClippedFeature>& from_a,
-                                       const ScratchVector<ClippedFeature>& from_b) {
-                for (const ClippedFeature& x : from_a) {
-                    // x's box widened by reach meets y's: x.min - reach <= y.max and y.min - reach <= x.max.
-                    const Eigen::Array3d low_x = x.min - reach, high_x = x.max + reach;
-                    for (const ClippedFeature& y : from_b) {
-                        if ((low_x <= y.max).all() && (y.min <= high_x).all()) {
-                            const FeaturePair pair { kind, x.index, y.index };
-                            candidates.push_back({ pair, gap_lower_bound(posed_at(pair, pa, pb)) });
-                        }
-                    }
-                }
-            };
+            const auto add_pairs
+                = [&](PairKind kind, std::span<const ClippedFeature> from_a, std::span<const ClippedFeature> from_b) {
+                      for (const ClippedFeature& x : from_a) {
+                          // x's box widened by reach meets y's: x.min - reach <= y.max and y.min - reach <= x.max.
+                          const Eigen::Array3d low_x = x.min - reach, high_x = x.max + reach;
+                          for (const ClippedFeature& y : from_b) {
+                              if ((low_x <= y.max).all() && (y.min <= high_x).all()) {
+                                  const FeaturePair pair { kind, x.index, y.index };
+                                  candidates.push_back({ pair, gap_lower_bound(posed_at(pair, pa, pb)) });
+                              }
+                          }
+                      }
+                  };
             add_pairs(PairKind::VERTEX_FACE, vertices_a, faces_b);
             add_pairs(PairKind::FACE_VERTEX, faces_a, vertices_b);
             add_pairs(PairKind::EDGE_EDGE, edges_a, edges_b);
