@@ -710,8 +710,17 @@ namespace {
                       for (const ClippedFeature& x : from_a) {
                           // x's box widened by reach meets y's: x.min - reach <= y.max and y.min - reach <= x.max.
                           const Eigen::Array3d low_x = x.min - reach, high_x = x.max + reach;
+                          // Coordinate by coordinate, stopping at the first apart (most pairs are, at once).
+                          const auto meets = [&low_x, &high_x](const ClippedFeature& y) {
+                              for (Eigen::Index d = 0; d < 3; ++d) {
+                                  if (!(low_x[d] <= y.max[d]) || !(y.min[d] <= high_x[d])) {
+                                      return false;
+                                  }
+                              }
+                              return true;
+                          };
                           for (const ClippedFeature& y : from_b) {
-                              if ((low_x <= y.max).all() && (y.min <= high_x).all()) {
+                              if (meets(y)) {
                                   const FeaturePair pair { kind, x.index, y.index };
                                   candidates.push_back({ pair, gap_lower_bound(posed_at(pair, pa, pb)) });
                               }
