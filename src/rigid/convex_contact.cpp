@@ -766,6 +766,7 @@ namespace {
                 closest = std::min(closest, m.gap);
             }
             std::vector<RigidContact> out;
+            out.reserve(measured.size()); // one heap allocation (face-to-face contacts hold several pairs)
             for (const Measured& m : measured) {
                 if (m.gap <= closest + slack + margin) {
                     out.push_back(contact_of(
