@@ -38,6 +38,7 @@
 #include <limits>
 #include <memory_resource>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -64,16 +65,34 @@ namespace {
     constexpr std::size_t ARENA_BYTES = 16384;
     template <class T> using ScratchVector = std::pmr::vector<T>;
 
+    /// One body's features near a contact (FeatureSlab::clip boxes): its kept vertices, edges, then faces.
+    struct NearFeatures {
+        ScratchVector<ClippedFeature> all;
+        std::size_t edges_begin = 0;
+        std::size_t faces_begin = 0;
+
+        [[nodiscard]] std::span<const ClippedFeature> vertices() const { return { all.data(), edges_begin }; }
+        [[nodiscard]] std::span<const ClippedFeature> edges() const
+        {
+            return { all.data() + edges_begin, faces_begin - edges_begin };
+        }
+        [[nodiscard]] std::span<const ClippedFeature> faces() const
+        {
+            return { all.data() + faces_begin, all.size() - faces_begin };
+        }
+    };
+
     /// One body's vertices in world coordinates at one time, with what the advancement bound needs, and at a
     /// second time (the probe).
     class ConvexSide {
     public:
         ConvexSide(const RigidBody& body, std::pmr::memory_resource* arena)
             : body_(body)
-            , local_(static_cast<std::size_t>(body.shape.vertices().rows()), arena)
-            , points_(local_.size(), arena)
-            , arms_(local_.size(), arena)
-            , probe_points_(local_.size(), arena)
+            , storage_(4 * static_cast<std::size_t>(body.shape.vertices().rows()), arena)
+            , local_(vertex_array(0))
+            , points_(vertex_array(1))
+            , arms_(vertex_array(2))
+            , probe_points_(vertex_array(3))
             , travel_(body.motion.linear_velocity() * body.motion.duration())
             , spin_(body.motion.angular_velocity() * body.motion.duration())
             , spin_length_(spin_.norm())
@@ -98,6 +117,10 @@ namespace {
                 2.0 * spin_norm_ * error_ + 32.0 * UNIT_ROUNDOFF * (travel_.norm() + spin_norm_ * radius_));
         }
 
+        /// Not copied: the arrays are views of storage_.
+        ConvexSide(const ConvexSide&) = delete;
+        ConvexSide& operator=(const ConvexSide&) = delete;
+
         /// Places the vertices (and their arms about the centre of mass) at fraction s of the step, as
         /// RigidPlacement::apply does; and the largest |x|_1 of them.
         void place(double s)
@@ -119,7 +142,7 @@ namespace {
         void place_probe(double s)
         {
             if (still_ && placed_) {
-                probe_points_ = points_;
+                std::copy(points_.begin(), points_.end(), probe_points_.begin());
                 return;
             }
             const RigidPlacement placement = body_.motion.placement_at(s);
@@ -144,8 +167,8 @@ namespace {
         /// `heights` and `rates`, in one pass over the vertices (the triple product's rearrangement costs one cross
         /// product per direction, not per vertex; its rounding, a few ulps of |d| + |w| |arm|, is within
         /// rate_error()). Returns the largest |rate|.
-        double heights_and_rates_along(
-            const Eigen::Vector3d& n, ScratchVector<double>& heights, ScratchVector<double>& rates) const
+        double
+        heights_and_rates_along(const Eigen::Vector3d& n, std::span<double> heights, std::span<double> rates) const
         {
             const double along = n.dot(travel_);
             const Eigen::Vector3d across = n.cross(spin_);
@@ -178,8 +201,8 @@ namespace {
             return points_[k] + h * travel_ + (turn * arms_[k] - arms_[k]);
         }
 
-        [[nodiscard]] const ScratchVector<Eigen::Vector3d>& points() const { return points_; }
-        [[nodiscard]] const ScratchVector<Eigen::Vector3d>& probe_points() const { return probe_points_; }
+        [[nodiscard]] std::span<const Eigen::Vector3d> points() const { return points_; }
+        [[nodiscard]] std::span<const Eigen::Vector3d> probe_points() const { return probe_points_; }
         [[nodiscard]] const RigidBody& body() const { return body_; }
         [[nodiscard]] double radius() const { return radius_; }
         [[nodiscard]] double error() const { return error_; }
@@ -193,10 +216,19 @@ namespace {
 
     private:
         const RigidBody& body_;
-        ScratchVector<Eigen::Vector3d> local_; ///< vertex - centre of mass, body coordinates
-        ScratchVector<Eigen::Vector3d> points_;
-        ScratchVector<Eigen::Vector3d> arms_;
-        ScratchVector<Eigen::Vector3d> probe_points_;
+        /// The k-th of the four arrays below, in storage_.
+        [[nodiscard]] std::span<Eigen::Vector3d> vertex_array(std::size_t k)
+        {
+            const std::size_t count = storage_.size() / 4;
+            return { storage_.data() + k * count, count };
+        }
+
+        /// The four arrays below in one allocation (one arena call per body, not four).
+        ScratchVector<Eigen::Vector3d> storage_;
+        std::span<Eigen::Vector3d> local_; ///< vertex - centre of mass, body coordinates
+        std::span<Eigen::Vector3d> points_;
+        std::span<Eigen::Vector3d> arms_;
+        std::span<Eigen::Vector3d> probe_points_;
         Eigen::Vector3d travel_;
         Eigen::Vector3d spin_;
         double spin_length_; ///< |spin_| (the turn's angle per unit h)
@@ -216,12 +248,17 @@ namespace {
     class SeparationModel {
     public:
         SeparationModel(std::size_t count_a, std::size_t count_b, std::pmr::memory_resource* arena)
-            : heights_a_(count_a, arena)
-            , rates_a_(count_a, arena)
-            , heights_b_(count_b, arena)
-            , rates_b_(count_b, arena)
+            : storage_(2 * (count_a + count_b), arena)
+            , heights_a_(storage_.data(), count_a)
+            , rates_a_(heights_a_.data() + count_a, count_a)
+            , heights_b_(rates_a_.data() + count_a, count_b)
+            , rates_b_(heights_b_.data() + count_b, count_b)
         {
         }
+
+        /// Not copied: the arrays are views of storage_.
+        SeparationModel(const SeparationModel&) = delete;
+        SeparationModel& operator=(const SeparationModel&) = delete;
 
         /// The heights and rates along n of the bodies as placed now.
         void update(const ConvexSide& a, const ConvexSide& b, const Eigen::Vector3d& n)
@@ -329,7 +366,9 @@ namespace {
             return rate < 0.0 ? 2.0 * gap / (root - rate) : (rate + root) / (2.0 * curvature_);
         }
 
-        ScratchVector<double> heights_a_, rates_a_, heights_b_, rates_b_;
+        /// The four arrays below in one allocation.
+        ScratchVector<double> storage_;
+        std::span<double> heights_a_, rates_a_, heights_b_, rates_b_;
         double curvature_ = 0.0;
         double constant_error_ = 0.0;
         double rate_error_ = 0.0;
@@ -585,7 +624,9 @@ namespace {
             const auto& pb = b_.probe_points();
             // Heights along n, b's negated: a pair's closest points lie at heights of at most the other body's
             // extreme plus reach on each side (`limit`).
-            ScratchVector<double> heights_a(pa.size(), &arena_), heights_b(pb.size(), &arena_);
+            ScratchVector<double> heights(pa.size() + pb.size(), &arena_); // one allocation for both bodies
+            const std::span<double> heights_a(heights.data(), pa.size()),
+                heights_b(heights.data() + pa.size(), pb.size());
             double magnitude = 0.0, low = INFINITE, high = -INFINITE;
             for (std::size_t k = 0; k < pa.size(); ++k) {
                 heights_a[k] = n.dot(pa[k]);
@@ -602,33 +643,27 @@ namespace {
             const FeatureSlab slab_b { pb, heights_b, reach - low, magnitude };
             const RigidShape& shape_a = a_.body().shape;
             const RigidShape& shape_b = b_.body().shape;
-            const auto near_vertices = [this](const FeatureSlab& slab) {
-                ScratchVector<ClippedFeature> out(&arena_);
-                out.reserve(slab.points.size());
+            // The kept vertices, the clipped edges, then each face as the union of its sides' boxes (the corners of
+            // its clipped part, kept corners and crossings, all lie on its clipped sides): in one allocation.
+            const auto near_features = [this](const FeatureSlab& slab, const MeshShapeData& mesh) {
+                NearFeatures out { ScratchVector<ClippedFeature>(&arena_) };
+                auto& all = out.all;
+                all.reserve(slab.points.size() + static_cast<std::size_t>(mesh.edges.rows() + mesh.faces.rows()));
                 for (std::size_t v = 0; v < slab.points.size(); ++v) {
                     if (slab.heights[v] <= slab.limit) {
-                        out.push_back({ static_cast<std::int32_t>(v), slab.points[v].array(), slab.points[v].array() });
+                        all.push_back({ static_cast<std::int32_t>(v), slab.points[v].array(), slab.points[v].array() });
                     }
                 }
-                return out;
-            };
-            // The clipped edges, then each face as the union of its sides' boxes: the corners of its clipped part
-            // (kept corners and crossings) all lie on its clipped sides.
-            const auto near_edges_and_faces = [this](const FeatureSlab& slab, const MeshShapeData& mesh) {
-                std::pair<ScratchVector<ClippedFeature>, ScratchVector<ClippedFeature>> out {
-                    ScratchVector<ClippedFeature>(&arena_), ScratchVector<ClippedFeature>(&arena_)
-                };
-                auto& [edges, faces] = out;
-                edges.reserve(static_cast<std::size_t>(mesh.edges.rows()));
-                faces.reserve(static_cast<std::size_t>(mesh.faces.rows()));
+                out.edges_begin = all.size();
                 ScratchVector<std::int32_t> slot(static_cast<std::size_t>(mesh.edges.rows()), -1, &arena_);
                 ClippedFeature feature;
                 for (Eigen::Index e = 0; e < mesh.edges.rows(); ++e) {
                     if (slab.clip(mesh.edges, e, feature)) {
-                        slot[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(edges.size());
-                        edges.push_back(feature);
+                        slot[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(all.size());
+                        all.push_back(feature);
                     }
                 }
+                out.faces_begin = all.size();
                 for (Eigen::Index f = 0; f < mesh.faces.rows(); ++f) {
                     feature.index = -1;
                     for (Eigen::Index c = 0; c < 3; ++c) {
@@ -636,7 +671,7 @@ namespace {
                         if (k < 0) {
                             continue;
                         }
-                        const ClippedFeature& side = edges[static_cast<std::size_t>(k)];
+                        const ClippedFeature& side = all[static_cast<std::size_t>(k)];
                         if (feature.index < 0) {
                             feature = { static_cast<std::int32_t>(f), side.min, side.max };
                         } else {
@@ -645,7 +680,7 @@ namespace {
                         }
                     }
                     if (feature.index >= 0) {
-                        faces.push_back(feature);
+                        all.push_back(feature);
                     }
                 }
                 return out;
@@ -662,27 +697,36 @@ namespace {
             const auto posed_at = [&](const FeaturePair& pair, const auto& points_a, const auto& points_b) {
                 return pose_pair_with(shape_a, shape_b, pair, vertex_of(points_a), vertex_of(points_b));
             };
-            const ScratchVector<ClippedFeature> vertices_a = near_vertices(slab_a);
-            const ScratchVector<ClippedFeature> vertices_b = near_vertices(slab_b);
-            const auto [edges_a, faces_a] = near_edges_and_faces(slab_a, shape_a.mesh_data());
-            const auto [edges_b, faces_b] = near_edges_and_faces(slab_b, shape_b.mesh_data());
+            const NearFeatures near_a = near_features(slab_a, shape_a.mesh_data());
+            const NearFeatures near_b = near_features(slab_b, shape_b.mesh_data());
+            const auto vertices_a = near_a.vertices(), edges_a = near_a.edges(), faces_a = near_a.faces();
+            const auto vertices_b = near_b.vertices(), edges_b = near_b.edges(), faces_b = near_b.faces();
             ScratchVector<Candidate> candidates(&arena_);
             candidates.reserve(
                 vertices_a.size() * faces_b.size() + faces_a.size() * vertices_b.size()
                 + edges_a.size() * edges_b.size());
-            const auto add_pairs = [&](PairKind kind, const ScratchVector<ClippedFeature>& from_a,
-                                       const ScratchVector<ClippedFeature>& from_b) {
-                for (const ClippedFeature& x : from_a) {
-                    // x's box widened by reach meets y's: x.min - reach <= y.max and y.min - reach <= x.max.
-                    const Eigen::Array3d low_x = x.min - reach, high_x = x.max + reach;
-                    for (const ClippedFeature& y : from_b) {
-                        if ((low_x <= y.max).all() && (y.min <= high_x).all()) {
-                            const FeaturePair pair { kind, x.index, y.index };
-                            candidates.push_back({ pair, gap_lower_bound(posed_at(pair, pa, pb)) });
-                        }
-                    }
-                }
-            };
+            const auto add_pairs
+                = [&](PairKind kind, std::span<const ClippedFeature> from_a, std::span<const ClippedFeature> from_b) {
+                      for (const ClippedFeature& x : from_a) {
+                          // x's box widened by reach meets y's: x.min - reach <= y.max and y.min - reach <= x.max.
+                          const Eigen::Array3d low_x = x.min - reach, high_x = x.max + reach;
+                          // Coordinate by coordinate, stopping at the first apart (most pairs are, at once).
+                          const auto meets = [&low_x, &high_x](const ClippedFeature& y) {
+                              for (Eigen::Index d = 0; d < 3; ++d) {
+                                  if (!(low_x[d] <= y.max[d]) || !(y.min[d] <= high_x[d])) {
+                                      return false;
+                                  }
+                              }
+                              return true;
+                          };
+                          for (const ClippedFeature& y : from_b) {
+                              if (meets(y)) {
+                                  const FeaturePair pair { kind, x.index, y.index };
+                                  candidates.push_back({ pair, gap_lower_bound(posed_at(pair, pa, pb)) });
+                              }
+                          }
+                      }
+                  };
             add_pairs(PairKind::VERTEX_FACE, vertices_a, faces_b);
             add_pairs(PairKind::FACE_VERTEX, faces_a, vertices_b);
             add_pairs(PairKind::EDGE_EDGE, edges_a, edges_b);
@@ -700,6 +744,7 @@ namespace {
                 double gap;
             };
             ScratchVector<Measured> measured(&arena_);
+            measured.reserve(candidates.size());
             const auto measure = [&](const FeaturePair& pair) {
                 ++stats_.pair_tests;
                 const ClosestOffset closest = closest_offset(posed_at(pair, pa, pb));
@@ -721,6 +766,7 @@ namespace {
                 closest = std::min(closest, m.gap);
             }
             std::vector<RigidContact> out;
+            out.reserve(measured.size()); // one heap allocation (face-to-face contacts hold several pairs)
             for (const Measured& m : measured) {
                 if (m.gap <= closest + slack + margin) {
                     out.push_back(contact_of(
