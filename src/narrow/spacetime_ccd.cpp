@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "narrow/details/contact_normal.hpp"
+#include "narrow/details/ieee_arithmetic_scope.hpp"
 #include "narrow/details/query_motion.hpp"
 #include "narrow/details/simplex_intersection.hpp"
 
@@ -171,6 +172,7 @@ namespace {
         const CcdOptions& options,
         ContactData contact_data)
     {
+        const details::IeeeArithmeticScope ieee;
         CcdResult result;
         result.toi_lower = result.toi_upper = options.t_max;
         if (!motion.is_finite() || !details::valid_options(options)) {

@@ -9,6 +9,7 @@
 #include "coplanarity_prefilter.hpp"
 #include "double_double_stage.hpp"
 #include "exact_ccd.hpp"
+#include "ieee_arithmetic_scope.hpp"
 #include "query_motion.hpp"
 
 #include <ccdkit/narrow/ccd_types.hpp>
@@ -51,6 +52,7 @@ template <class Terms> [[nodiscard]] bool apart_over_the_step(const QueryMotion&
 template <class Terms, class ContactData>
 [[nodiscard]] CcdResult run_ccd(const QueryMotion& motion, const CcdOptions& options, ContactData contact_data)
 {
+    const IeeeArithmeticScope ieee;
     CcdResult result;
     result.toi_lower = result.toi_upper = options.t_max;
     if (!motion.is_finite() || !valid_options(options)) {
