@@ -3,6 +3,8 @@
 // startup): the queries must still get the exact answer, and the caller's mode must come back unchanged.
 #include "narrow/ccd_test_support.hpp"
 
+#include <ccdkit/narrow/additive_ccd.hpp>
+
 #include <gtest/gtest.h>
 
 #if defined(__SSE2__)
@@ -91,5 +93,34 @@ TEST(IeeeArithmeticScope, ContactsAreFoundUnderTheCallersFlushToZeroMode)
         EXPECT_TRUE(r.hit);
         EXPECT_TRUE(test::agrees_with_oracle(c.vertex_face, c.x, c.options)); // and with plain IEEE arithmetic
     }
+}
+
+TEST(IeeeArithmeticScope, AdditiveCcdIgnoresTheCallersFlushToZeroMode)
+{
+    // A vertex falling onto a face at subnormal scale: under denormals-are-zero every coordinate would read as 0
+    // (a vertex already on the face). The answer must be the plain IEEE one, and the caller's mode must return.
+    const double s = 0x1p-1060;
+    const VertexFaceMotion m { .p_t0 = Eigen::Vector3d(0.25, 0.25, 1.0) * s,
+                               .t0_t0 = Eigen::Vector3d(0, 0, 0),
+                               .t1_t0 = Eigen::Vector3d(1, 0, 0) * s,
+                               .t2_t0 = Eigen::Vector3d(0, 1, 0) * s,
+                               .p_t1 = Eigen::Vector3d(0.25, 0.25, -1.0) * s,
+                               .t0_t1 = Eigen::Vector3d(0, 0, 0),
+                               .t1_t1 = Eigen::Vector3d(1, 0, 0) * s,
+                               .t2_t1 = Eigen::Vector3d(0, 1, 0) * s };
+    const AdditiveCcdResult plain = additive_vertex_face_ccd(m, {});
+    ASSERT_TRUE(plain.hit);
+    ASSERT_GT(plain.toi, 0.0);
+    AdditiveCcdResult flushed;
+    unsigned mode_after = 0;
+    {
+        const FlushToZeroMode flush;
+        flushed = additive_vertex_face_ccd(m, {});
+        mode_after = _mm_getcsr();
+    }
+    EXPECT_EQ(mode_after & FlushToZeroMode::FLUSH_BITS, FlushToZeroMode::FLUSH_BITS) << "caller's mode not restored";
+    EXPECT_EQ(flushed.hit, plain.hit);
+    EXPECT_EQ(flushed.toi, plain.toi);
+    EXPECT_EQ(flushed.status, plain.status);
 }
 #endif

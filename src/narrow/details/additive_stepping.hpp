@@ -5,6 +5,7 @@
 // by the pair queries and the line-search filter, which hands over displacements instead of end positions.
 
 #include "narrow/details/axis_separation.hpp"
+#include "narrow/details/ieee_arithmetic_scope.hpp"
 
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/narrow/additive_ccd.hpp>
@@ -337,6 +338,7 @@ AdditiveCcdResult additive_ccd(
     const AdditiveCcdOptions& options,
     Directions directions)
 {
+    const IeeeArithmeticScope ieee; // the certified steps assume gradual underflow
     AdditiveCcdResult result;
     if (!valid(options) || !all_finite(at_t0) || !all_finite(second)) {
         result.status = AdditiveCcdStatus::INVALID_INPUT;
