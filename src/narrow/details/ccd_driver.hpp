@@ -84,9 +84,10 @@ template <class Terms, class ContactData>
     }
 
     // The filter's error bounds hold for unit-scaled coordinates only; without them everything is exact.
-    const std::optional<BernsteinFilter<Terms, FilteredDouble>> filter = unit
-        ? std::optional(BernsteinFilter<Terms, FilteredDouble>(*unit, options.tolerance, FILTER_LIMITS))
-        : std::nullopt;
+    std::optional<BernsteinFilter<Terms, FilteredDouble>> filter;
+    if (unit) {
+        filter.emplace(*unit, options.tolerance, FILTER_LIMITS); // in place: the filter is some 600 bytes
+    }
     std::optional<BernsteinFilter<Terms, FilteredDoubleDouble>> fine;
     std::optional<DoubleDoubleStage<Terms>> second;
     std::optional<ExactCcd<Terms>> exact;
