@@ -179,7 +179,7 @@ MeshCcdResult mesh_ccd(
     buffers.faces.resize(static_cast<std::size_t>(faces.rows()));
     details::swept_boxes(v0, v1, faces, inflation, buffers.faces);
     details::PhaseCosts costs;
-    costs.broad_phase_ms += details::elapsed_ms(start);
+    costs.broad_phase_ms = costs.broad_phase_build_ms = details::elapsed_ms(start);
     // Vertex-face pairs are the first half of the progress, edge-edge pairs the second.
     const auto settings = [&](double from) {
         details::CandidateBlockSettings s {
@@ -257,6 +257,7 @@ MeshCcdResult mesh_ccd(
         settings(0.5), costs, edge_edge_candidate, edge_edge_test, result.edge_edge, result.edge_edge_candidates);
 
     result.broad_phase_ms = costs.broad_phase_ms;
+    result.broad_phase_build_ms = costs.broad_phase_build_ms;
     result.narrow_phase_ms = costs.narrow_phase_ms;
     result.broad_phase_bytes = costs.broad_phase_bytes;
     std::sort(result.vertex_face.begin(), result.vertex_face.end(), [](const auto& a, const auto& b) {

@@ -70,6 +70,7 @@ multi_mesh_ccd(std::span<const MeshMotion> meshes, bool self_collisions, const M
     result.vertex_face_candidates = joined.vertex_face_candidates;
     result.edge_edge_candidates = joined.edge_edge_candidates;
     result.broad_phase_ms = joined.broad_phase_ms;
+    result.broad_phase_build_ms = joined.broad_phase_build_ms;
     result.narrow_phase_ms = joined.narrow_phase_ms;
     result.broad_phase_bytes = joined.broad_phase_bytes;
     const auto earliest = [&](double lower, double upper) {

@@ -199,6 +199,19 @@ TEST(MeshCcd, SpacetimeUsesTheMeshVertexIds)
     EXPECT_EQ(edge_edge_pairs(r), edge_edge_pairs(expected));
 }
 
+TEST(MeshCcd, BuildTimeIsAPartOfTheBroadPhase)
+{
+    const ClothScene s = crumpling_cloth(40, 0.6);
+    for (const BroadPhaseMethod method : { BroadPhaseMethod::BVH, BroadPhaseMethod::SWEEP_AND_PRUNE }) {
+        MeshCcdOptions options;
+        options.broad_phase = method;
+        const MeshCcdResult r
+            = mesh_ccd(s.start.vertices, s.end, edges_from_faces(s.start.faces), s.start.faces, options);
+        EXPECT_GT(r.broad_phase_build_ms, 0.0);
+        EXPECT_LE(r.broad_phase_build_ms, r.broad_phase_ms);
+    }
+}
+
 TEST(MeshCcd, StaticMeshDoesNotCollide)
 {
     const ClothScene s = crumpling_cloth(12, 0.0);

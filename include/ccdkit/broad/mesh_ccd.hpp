@@ -52,6 +52,9 @@ template <class Primitive> struct MeshContacts {
     std::optional<double> earliest_toi_lower, earliest_toi_upper;
     std::size_t vertex_face_candidates = 0, edge_edge_candidates = 0;
     double broad_phase_ms = 0.0, narrow_phase_ms = 0.0;
+    /// The part of broad_phase_ms spent before any query (swept boxes, spatial orders, building the BVH or the
+    /// sorted axis), over both passes.
+    double broad_phase_build_ms = 0.0;
     std::size_t broad_phase_bytes = 0; ///< largest memory of the built structure
 };
 
