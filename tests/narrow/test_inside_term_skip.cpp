@@ -67,10 +67,8 @@ template <class Terms, class T> void check_query(const QueryMotion& motion, std:
             continue;
         }
         const auto at_l = filter.positions(l), at_r = filter.positions(r);
-        QueryPoints<T, 1> x;
-        for (int i = 0; i < 4; ++i) {
-            x[i] = { { { at_l[i][0], at_r[i][0] } }, { { at_l[i][1], at_r[i][1] } }, { { at_l[i][2], at_r[i][2] } } };
-        }
+        // The points as the filter itself builds them on [l, r], so that a change there is caught too.
+        const QueryPoints<T, 1> x = Filter::points_on(at_l, at_r);
         const auto terms = all_terms<Terms>(x, Terms::normal(x));
         const auto signs_l = Filter::inside_signs(at_l), signs_r = Filter::inside_signs(at_r);
         for (std::size_t i = 0; i < terms.size(); ++i) {

@@ -178,6 +178,16 @@ public:
         return x;
     }
 
+    /// Coordinates on [l, r] in the scaled Bernstein basis: each is the linear (x(l), x(r)).
+    [[nodiscard]] static QueryPoints<T, 1> points_on(const Positions& at_l, const Positions& at_r)
+    {
+        QueryPoints<T, 1> x;
+        for (int i = 0; i < 4; ++i) {
+            x[i] = { { { at_l[i][0], at_r[i][0] } }, { { at_l[i][1], at_r[i][1] } }, { { at_l[i][2], at_r[i][2] } } };
+        }
+        return x;
+    }
+
 private:
     /// Evaluated on the positions at t as constants, the coplanarity polynomial is, operation for operation,
     /// its first coefficient on [t, r], at a quarter of the work of the whole polynomial.
@@ -194,16 +204,6 @@ private:
         QueryPoints<T, 0> x;
         for (int i = 0; i < 4; ++i) {
             x[i] = { { { at[i][0] } }, { { at[i][1] } }, { { at[i][2] } } };
-        }
-        return x;
-    }
-
-    /// Coordinates on [l, r] in the scaled Bernstein basis: each is the linear (x(l), x(r)).
-    [[nodiscard]] static QueryPoints<T, 1> points_on(const Positions& at_l, const Positions& at_r)
-    {
-        QueryPoints<T, 1> x;
-        for (int i = 0; i < 4; ++i) {
-            x[i] = { { { at_l[i][0], at_r[i][0] } }, { { at_l[i][1], at_r[i][1] } }, { { at_l[i][2], at_r[i][2] } } };
         }
         return x;
     }
