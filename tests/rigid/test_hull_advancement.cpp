@@ -96,52 +96,6 @@ namespace {
         }
     }
 
-    TEST(HullAdvancement, GjkMatchesTheBruteForceDistanceOfSmallHulls)
-    {
-        // Small random sets, apart, touching or overlapping, flat ones included, so GJK reaches tetrahedra often
-        // (it searches only the faces with the origin outside). The hull of P - Q is the union of the triangles of
-        // its points, so the least distance from the origin to those is the hulls' distance when they are apart.
-        std::mt19937_64 rng(33);
-        std::uniform_real_distribution<double> u(-1, 1);
-        for (int k = 0; k < 3000; ++k) {
-            const double scale = k % 3 == 0 ? 1e-6 : (k % 3 == 1 ? 1.0 : 1e6);
-            const int count = 2 + k % 4;
-            auto p = random_points(rng, count, Eigen::Vector3d(1.5 * u(rng), 0.5 * u(rng), 0) * scale, scale);
-            const auto q = random_points(rng, count, Eigen::Vector3d::Zero(), scale);
-            if (k % 5 == 0) {
-                for (auto& x : p) {
-                    x.z() = 0.25 * scale; // a flat set
-                }
-            }
-            std::vector<Eigen::Vector3d> difference;
-            for (const auto& x : p) {
-                for (const auto& y : q) {
-                    difference.push_back(x - y);
-                }
-            }
-            Eigen::Vector3d closest = Eigen::Vector3d::Constant(std::numeric_limits<double>::max());
-            for (std::size_t i = 0; i < difference.size(); ++i) {
-                for (std::size_t j = i; j < difference.size(); ++j) {
-                    for (std::size_t l = j; l < difference.size(); ++l) {
-                        const Eigen::Vector3d x = -point_triangle_closest_offset<double>(
-                            Eigen::Vector3d::Zero(), difference[i], difference[j], difference[l]);
-                        if (x.squaredNorm() < closest.squaredNorm()) {
-                            closest = x;
-                        }
-                    }
-                }
-            }
-            const double distance = details::certified_separation(p, q, closest);
-            const Eigen::Vector3d offset = details::convex_hull_offset(p, q, Eigen::Vector3d::Zero());
-            if (offset.squaredNorm() == 0.0) {
-                EXPECT_LE(distance, 1e-9 * scale) << k; // reported overlapping: no separation
-            } else {
-                EXPECT_GE(offset.norm(), closest.norm() * (1.0 - 1e-9)) << k; // a point of the hull of P - Q
-                EXPECT_GE(details::certified_separation(p, q, offset), 0.95 * distance - 1e-9 * scale) << k;
-            }
-        }
-    }
-
     /// The hulls' distance by brute force: the hull of P - Q is the union of the triangles of its points.
     Eigen::Vector3d brute_force_closest(const std::vector<Eigen::Vector3d>& p, const std::vector<Eigen::Vector3d>& q)
     {
@@ -164,6 +118,35 @@ namespace {
             }
         }
         return closest;
+    }
+
+    TEST(HullAdvancement, GjkMatchesTheBruteForceDistanceOfSmallHulls)
+    {
+        // Small random sets, apart, touching or overlapping, flat ones included, so GJK reaches tetrahedra often
+        // (it searches only the faces with the origin outside). The hull of P - Q is the union of the triangles of
+        // its points, so the least distance from the origin to those is the hulls' distance when they are apart.
+        std::mt19937_64 rng(33);
+        std::uniform_real_distribution<double> u(-1, 1);
+        for (int k = 0; k < 3000; ++k) {
+            const double scale = k % 3 == 0 ? 1e-6 : (k % 3 == 1 ? 1.0 : 1e6);
+            const int count = 2 + k % 4;
+            auto p = random_points(rng, count, Eigen::Vector3d(1.5 * u(rng), 0.5 * u(rng), 0) * scale, scale);
+            const auto q = random_points(rng, count, Eigen::Vector3d::Zero(), scale);
+            if (k % 5 == 0) {
+                for (auto& x : p) {
+                    x.z() = 0.25 * scale; // a flat set
+                }
+            }
+            const Eigen::Vector3d closest = brute_force_closest(p, q);
+            const double distance = details::certified_separation(p, q, closest);
+            const Eigen::Vector3d offset = details::convex_hull_offset(p, q, Eigen::Vector3d::Zero());
+            if (offset.squaredNorm() == 0.0) {
+                EXPECT_LE(distance, 1e-9 * scale) << k; // reported overlapping: no separation
+            } else {
+                EXPECT_GE(offset.norm(), closest.norm() * (1.0 - 1e-9)) << k; // a point of the hull of P - Q
+                EXPECT_GE(details::certified_separation(p, q, offset), 0.95 * distance - 1e-9 * scale) << k;
+            }
+        }
     }
 
     TEST(HullAdvancement, GjkOnBoxesWithTiesAndStaleSimplicesAtEveryTolerance)
