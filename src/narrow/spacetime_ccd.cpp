@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "core/details/ieee_arithmetic_scope.hpp"
 #include "narrow/details/contact_normal.hpp"
-#include "narrow/details/ieee_arithmetic_scope.hpp"
 #include "narrow/details/query_motion.hpp"
 #include "narrow/details/simplex_intersection.hpp"
 

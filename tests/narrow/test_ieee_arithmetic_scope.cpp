@@ -2,38 +2,19 @@
 // The narrow phase under a caller's flush-to-zero / denormals-are-zero mode (as every -ffast-math program sets at
 // startup): the queries must still get the exact answer, and the caller's mode must come back unchanged.
 #include "narrow/ccd_test_support.hpp"
+#include "support/flush_to_zero_mode.hpp"
 
 #include <ccdkit/narrow/additive_ccd.hpp>
 
 #include <gtest/gtest.h>
 
-#if defined(__SSE2__)
-#include <xmmintrin.h>
-#endif
-
 using namespace ccdkit;
 using test::Points;
 
 #if defined(__SSE2__)
+using test::FlushToZeroMode;
+
 namespace {
-
-/// Sets MXCSR to flush-to-zero and denormals-are-zero for its lifetime.
-class FlushToZeroMode {
-public:
-    FlushToZeroMode()
-        : saved_(_mm_getcsr())
-    {
-        _mm_setcsr(saved_ | FLUSH_BITS);
-    }
-    ~FlushToZeroMode() { _mm_setcsr(saved_); }
-    FlushToZeroMode(const FlushToZeroMode&) = delete;
-    FlushToZeroMode& operator=(const FlushToZeroMode&) = delete;
-
-    static constexpr unsigned FLUSH_BITS = 0x8000U | 0x0040U;
-
-private:
-    unsigned saved_;
-};
 
 struct Case {
     bool vertex_face;

@@ -4,8 +4,8 @@
 // The stepping loop of additive CCD (narrow/additive_ccd.hpp explains the method and why it is safe), shared
 // by the pair queries and the line-search filter, which hands over displacements instead of end positions.
 
+#include "core/details/ieee_arithmetic_scope.hpp"
 #include "narrow/details/axis_separation.hpp"
-#include "narrow/details/ieee_arithmetic_scope.hpp"
 
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/narrow/additive_ccd.hpp>

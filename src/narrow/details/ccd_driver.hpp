@@ -7,9 +7,9 @@
 #include "additive_stepping.hpp"
 #include "bernstein_filter.hpp"
 #include "coplanarity_prefilter.hpp"
+#include "core/details/ieee_arithmetic_scope.hpp"
 #include "double_double_stage.hpp"
 #include "exact_ccd.hpp"
-#include "ieee_arithmetic_scope.hpp"
 #include "query_motion.hpp"
 
 #include <ccdkit/narrow/ccd_types.hpp>

@@ -12,6 +12,8 @@ namespace ccdkit::details {
 /// to flush-to-zero / denormals-are-zero (every program linked with -ffast-math does at startup) or to another
 /// rounding direction: a subnormal difference then reads as zero and the filters certify wrong signs, i.e.
 /// miss contacts. The register is restored on exit. Elsewhere (no SSE2) this does nothing.
+/// The mode is the calling thread's only: oneTBB tasks do not see it (for parallel work, with_ieee_arithmetic()
+/// in ieee_arithmetic_tasks.hpp).
 class IeeeArithmeticScope {
 public:
 #if defined(__SSE2__)
@@ -29,7 +31,8 @@ public:
         }
     }
 #else
-    IeeeArithmeticScope() = default;
+    // User-provided (not defaulted): a scope variable of a trivial type would be reported unused.
+    IeeeArithmeticScope() { } // NOLINT(modernize-use-equals-default)
 #endif
     IeeeArithmeticScope(const IeeeArithmeticScope&) = delete;
     IeeeArithmeticScope& operator=(const IeeeArithmeticScope&) = delete;
