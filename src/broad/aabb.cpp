@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "broad/details/swept_boxes.hpp"
+#include "core/details/ieee_arithmetic_tasks.hpp"
 
 #include <ccdkit/broad/aabb.hpp>
 
@@ -13,7 +14,8 @@ namespace ccdkit {
 namespace {
     constexpr double INF = std::numeric_limits<double>::infinity();
 
-    /// The box of the given vertices at both ends of the step, grown by `inflation`, rounded outward.
+    /// The box of the given vertices at both ends of the step, grown by `inflation`, rounded outward (in plain IEEE
+    /// arithmetic: a flushed sum moves a negative bound toward zero, i.e. inward).
     template <class Indices>
     Aabb swept_box(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, const Indices& indices, double inflation)
     {
@@ -74,7 +76,7 @@ void details::vertex_swept_boxes(
 std::vector<Aabb> vertex_boxes(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, double inflation)
 {
     std::vector<Aabb> boxes(static_cast<std::size_t>(v0.rows()));
-    details::vertex_swept_boxes(v0, v1, inflation, boxes);
+    details::with_ieee_arithmetic([&] { details::vertex_swept_boxes(v0, v1, inflation, boxes); });
     return boxes;
 }
 
@@ -82,7 +84,7 @@ std::vector<Aabb>
 edge_boxes(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, const Eigen::MatrixX2i& edges, double inflation)
 {
     std::vector<Aabb> boxes(static_cast<std::size_t>(edges.rows()));
-    details::swept_boxes(v0, v1, edges, inflation, boxes);
+    details::with_ieee_arithmetic([&] { details::swept_boxes(v0, v1, edges, inflation, boxes); });
     return boxes;
 }
 
@@ -90,7 +92,7 @@ std::vector<Aabb>
 face_boxes(const Eigen::MatrixX3d& v0, const Eigen::MatrixX3d& v1, const Eigen::MatrixX3i& faces, double inflation)
 {
     std::vector<Aabb> boxes(static_cast<std::size_t>(faces.rows()));
-    details::swept_boxes(v0, v1, faces, inflation, boxes);
+    details::with_ieee_arithmetic([&] { details::swept_boxes(v0, v1, faces, inflation, boxes); });
     return boxes;
 }
 

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "core/details/ieee_arithmetic_scope.hpp"
+
 #include <ccdkit/broad/brute_force.hpp>
 
 namespace ccdkit {
@@ -12,6 +14,7 @@ void BruteForceBroadPhase::build(std::span<const Aabb> boxes)
 void BruteForceBroadPhase::query(
     std::span<const Aabb> queries, std::size_t first_query_id, std::vector<CandidatePair>& out, QueryScope scope) const
 {
+    const details::IeeeArithmeticScope ieee; // compares as the other broad phases do
     for (std::size_t q = 0; q < queries.size(); ++q) {
         for (std::size_t k = scope == QueryScope::SELF_PAIRS ? first_query_id + q + 1 : 0; k < boxes_.size(); ++k) {
             if (overlaps(boxes_[k], queries[q])) {

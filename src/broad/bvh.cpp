@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "broad/details/float_rounding.hpp"
+#include "core/details/ieee_arithmetic_tasks.hpp"
 
 #include <ccdkit/broad/bvh.hpp>
 
@@ -57,6 +58,13 @@ void Bvh::build(std::span<const Aabb> boxes)
     boxes_.resize(boxes.size());
     nodes_.assign(static_cast<std::size_t>(subtree_nodes(count)), Node {});
     items_.resize(boxes.size());
+    // Node boxes rounded outward in plain IEEE arithmetic, on every task (see ieee_arithmetic_tasks.hpp).
+    details::with_ieee_arithmetic([&] { order_and_build(boxes); });
+}
+
+void Bvh::order_and_build(std::span<const Aabb> boxes)
+{
+    const auto count = static_cast<std::int32_t>(boxes.size());
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, boxes.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
             for (std::size_t k = r.begin(); k != r.end(); ++k) {
@@ -142,6 +150,11 @@ void Bvh::refit(std::span<const Aabb> boxes)
             "Bvh::refit: " + std::to_string(boxes.size()) + " boxes but the tree was built on "
             + std::to_string(boxes_.size()));
     }
+    details::with_ieee_arithmetic([&] { refit_nodes(boxes); });
+}
+
+void Bvh::refit_nodes(std::span<const Aabb> boxes)
+{
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, boxes_.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
             for (std::size_t k = r.begin(); k != r.end(); ++k) {
@@ -188,6 +201,13 @@ void Bvh::query(
     if (nodes_.empty()) {
         return;
     }
+    const details::IeeeArithmeticScope ieee; // the queries' boxes rounded outward to float
+    traverse(queries, first_query_id, out, scope);
+}
+
+void Bvh::traverse(
+    std::span<const Aabb> queries, std::size_t first_query_id, std::vector<CandidatePair>& out, QueryScope scope) const
+{
     const bool self = scope == QueryScope::SELF_PAIRS;
     // Depth is about log2(n / LEAF_SIZE) + 1 for the median split; 64 covers any int32 count.
     std::array<std::int32_t, 64> stack {};

@@ -3,6 +3,7 @@
 #include "broad/details/diagonal_bounds.hpp"
 #include "broad/details/never_coplanar_pairs.hpp"
 #include "broad/details/swept_boxes.hpp"
+#include "core/details/ieee_arithmetic_tasks.hpp"
 #include "mesh/details/index_check.hpp"
 
 #include <ccdkit/broad/aabb.hpp>
@@ -144,16 +145,16 @@ MeshCcdResult mesh_ccd(
     return mesh_ccd(v0, v1, edges, faces, options, workspace);
 }
 
-MeshCcdResult mesh_ccd(
+/// mesh_ccd() in plain IEEE arithmetic, in a workspace's buffers (a template: their type is the workspace's own).
+template <class Buffers>
+static MeshCcdResult contacts_in_ieee_arithmetic(
     const Eigen::MatrixX3d& v0,
     const Eigen::MatrixX3d& v1,
     const Eigen::MatrixX2i& edges,
     const Eigen::MatrixX3i& faces,
     const MeshCcdOptions& options,
-    MeshCcdWorkspace& workspace)
+    Buffers& buffers)
 {
-    check_mesh_motion(v0, v1, edges, faces);
-    MeshCcdWorkspace::Buffers& buffers = *workspace.buffers_;
     MeshCcdResult result;
     const double inflation = 0.0;
     const auto start = details::Clock::now();
@@ -277,6 +278,21 @@ MeshCcdResult mesh_ccd(
         earliest(h.toi_lower, h.toi_upper);
     }
     return result;
+}
+
+MeshCcdResult mesh_ccd(
+    const Eigen::MatrixX3d& v0,
+    const Eigen::MatrixX3d& v1,
+    const Eigen::MatrixX2i& edges,
+    const Eigen::MatrixX3i& faces,
+    const MeshCcdOptions& options,
+    MeshCcdWorkspace& workspace)
+{
+    check_mesh_motion(v0, v1, edges, faces);
+    // The swept boxes' outward rounding, the never-coplanar certificate and the broad phase's sort and sweep
+    // assume gradual underflow, on every oneTBB task (a caller's flush-to-zero mode made it miss contacts).
+    return details::with_ieee_arithmetic(
+        [&] { return contacts_in_ieee_arithmetic(v0, v1, edges, faces, options, *workspace.buffers_); });
 }
 
 } // namespace ccdkit

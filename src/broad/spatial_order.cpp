@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "broad/details/spatial_order_buffers.hpp"
+#include "core/details/ieee_arithmetic_tasks.hpp"
 
 #include <ccdkit/broad/broad_phase.hpp>
 #include <ccdkit/broad/spatial_order.hpp>
@@ -66,7 +67,7 @@ std::vector<std::int32_t> spatial_order(std::span<const Aabb> boxes)
 {
     details::SpatialKeys keys;
     std::vector<std::int32_t> order(boxes.size());
-    details::spatial_order(boxes, keys, order);
+    details::with_ieee_arithmetic([&] { details::spatial_order(boxes, keys, order); });
     return order;
 }
 

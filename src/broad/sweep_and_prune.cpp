@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "core/details/ieee_arithmetic_tasks.hpp"
+
 #include <ccdkit/broad/sweep_and_prune.hpp>
 
 #include <tbb/parallel_sort.h>
@@ -19,6 +21,13 @@ namespace {
 void SweepAndPrune::build(std::span<const Aabb> boxes)
 {
     check_boxes(boxes, "SweepAndPrune");
+    // Sorted and bounded in plain IEEE arithmetic, as the sweep reads them: under flush-to-zero the widest
+    // extent (a difference of bounds) can round to zero and the sweep start past overlapping boxes.
+    details::with_ieee_arithmetic([&] { sort_along_widest_axis(boxes); });
+}
+
+void SweepAndPrune::sort_along_widest_axis(std::span<const Aabb> boxes)
+{
     Eigen::Array3d low = Eigen::Array3d::Constant(INF), high = Eigen::Array3d::Constant(-INF);
     for (const Aabb& b : boxes) {
         const Eigen::Array3d c = b.min * 0.5 + b.max * 0.5; // no overflow near the largest double
@@ -50,6 +59,13 @@ void SweepAndPrune::build(std::span<const Aabb> boxes)
 }
 
 void SweepAndPrune::query(
+    std::span<const Aabb> queries, std::size_t first_query_id, std::vector<CandidatePair>& out, QueryScope scope) const
+{
+    const details::IeeeArithmeticScope ieee; // the sweep's bound subtracts `widest_` (see build)
+    sweep(queries, first_query_id, out, scope);
+}
+
+void SweepAndPrune::sweep(
     std::span<const Aabb> queries, std::size_t first_query_id, std::vector<CandidatePair>& out, QueryScope scope) const
 {
     for (std::size_t q = 0; q < queries.size(); ++q) {

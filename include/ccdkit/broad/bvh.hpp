@@ -60,6 +60,15 @@ private:
         std::array<float, 3> center;
         std::int32_t index;
     };
+    void order_and_build(std::span<const Aabb> boxes); ///< build() after sizing, in plain IEEE arithmetic
+    void refit_nodes(std::span<const Aabb> boxes); ///< refit() after its check, in plain IEEE arithmetic
+    /// query() on a non-empty tree, in IEEE arithmetic. Out of line: the scope's restore in the same function as
+    /// the traversal cost 3 % more instructions in it.
+    [[gnu::noinline]] void traverse(
+        std::span<const Aabb> queries,
+        std::size_t first_query_id,
+        std::vector<CandidatePair>& out,
+        QueryScope scope) const;
     void build_node(std::int32_t node, std::int32_t begin, std::int32_t end, std::span<const Aabb> boxes);
     /// Recomputes the box (and max_index) of leaf `node` from boxes_, or of an inner node from its children.
     void update_node(std::size_t node);
