@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "broad/details/candidate_blocks.hpp"
+#include "core/details/ieee_arithmetic_tasks.hpp"
 #include "mesh/details/index_check.hpp"
 #include "narrow/details/additive_stepping.hpp"
 
@@ -176,14 +177,14 @@ namespace {
     };
 } // namespace
 
-LineSearchFilterResult largest_safe_step(
+/// largest_safe_step() after its checks, in plain IEEE arithmetic.
+static LineSearchFilterResult safe_step_in_ieee_arithmetic(
     const Eigen::MatrixXd& x,
     const Eigen::MatrixXd& p,
     const Eigen::MatrixX2i& edges,
     const Eigen::MatrixX3i& faces,
     const LineSearchFilterOptions& options)
 {
-    check_input(x, p, edges, faces, options);
     const bool planar = x.cols() == 2;
     const auto start = details::Clock::now();
     // Swept boxes over the straight motion from x to x + p, padded with z = 0 in 2D. Rounding x + p moves an
@@ -243,6 +244,19 @@ LineSearchFilterResult largest_safe_step(
     result.broad_phase_ms = costs.broad_phase_ms;
     result.narrow_phase_ms = costs.narrow_phase_ms;
     return result;
+}
+
+LineSearchFilterResult largest_safe_step(
+    const Eigen::MatrixXd& x,
+    const Eigen::MatrixXd& p,
+    const Eigen::MatrixX2i& edges,
+    const Eigen::MatrixX3i& faces,
+    const LineSearchFilterOptions& options)
+{
+    check_input(x, p, edges, faces, options);
+    // The boxes' rounding margin and the narrow phases' certified steps assume gradual underflow, on every
+    // oneTBB task (see ieee_arithmetic_tasks.hpp).
+    return details::with_ieee_arithmetic([&] { return safe_step_in_ieee_arithmetic(x, p, edges, faces, options); });
 }
 
 } // namespace ccdkit
