@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "core/details/ieee_arithmetic_scope.hpp"
 #include "rigid/details/certified_rounding.hpp"
 #include "rigid/details/implicit_node.hpp"
 
@@ -78,6 +79,7 @@ ImplicitShape ImplicitShape::transformed(const Eigen::Isometry3d& placement) con
         throw std::invalid_argument("ImplicitShape::transformed: the placement has a non-finite entry");
     }
     const Eigen::Matrix3d rotation = placement.linear();
+    const details::IeeeArithmeticScope ieee; // the defect below is a certified bound
     const double departure = (rotation.transpose() * rotation - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff();
     if (!(departure <= ROTATION_TOLERANCE)) {
         throw std::invalid_argument(
@@ -95,9 +97,18 @@ ImplicitShape ImplicitShape::transformed(const Eigen::Isometry3d& placement) con
 
 double ImplicitShape::signed_distance(const Eigen::Vector3d& x) const { return node_->signed_distance(x); }
 
-double ImplicitShape::clearance(const Eigen::Vector3d& x) const { return node_->certified_distances(x).to_solid; }
+// The certified bounds assume gradual underflow: a caller's flush-to-zero mode is set aside.
+double ImplicitShape::clearance(const Eigen::Vector3d& x) const
+{
+    const details::IeeeArithmeticScope ieee;
+    return node_->certified_distances(x).to_solid;
+}
 
-double ImplicitShape::depth(const Eigen::Vector3d& x) const { return node_->certified_distances(x).to_complement; }
+double ImplicitShape::depth(const Eigen::Vector3d& x) const
+{
+    const details::IeeeArithmeticScope ieee;
+    return node_->certified_distances(x).to_complement;
+}
 
 Eigen::Vector3d ImplicitShape::normal(const Eigen::Vector3d& x) const { return node_->normal(x); }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "core/details/ieee_arithmetic_scope.hpp"
 #include "rigid/details/contact_searches.hpp"
 
 #include <ccdkit/rigid/rigid_contact.hpp>
@@ -51,6 +52,7 @@ RigidCcdResult rigid_time_of_contact(const RigidBody& a, const RigidBody& b, con
     if (a.motion.duration() != b.motion.duration()) {
         throw std::invalid_argument("rigid time of contact: the two bodies' steps differ in length");
     }
+    const details::IeeeArithmeticScope ieee; // the certified distances and steps assume gradual underflow
     if (b.shape.is_implicit()) {
         return details::surface_time_of_contact(a, b, options);
     }

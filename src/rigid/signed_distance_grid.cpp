@@ -11,6 +11,7 @@
 //     below 16 u M; we take 32 u M.
 // Then phi(x) >= value - (32 u M + L e_pos), and dist(x, solid) >= phi(x) / L because phi <= 0 on the solid
 // and the segment from x to a solid point stays in the convex box D, where phi is L-Lipschitz.
+#include "core/details/ieee_arithmetic_tasks.hpp"
 #include "rigid/details/certified_rounding.hpp"
 #include "rigid/details/grid_lattice.hpp"
 
@@ -64,6 +65,7 @@ SignedDistanceGrid::SignedDistanceGrid(
     , dims_(dims)
     , values_(std::move(values))
 {
+    const details::IeeeArithmeticScope ieee; // the Lipschitz constants below are certified bounds
     constexpr const char* WHO = "SignedDistanceGrid";
     if (!origin.allFinite()) {
         throw std::invalid_argument("SignedDistanceGrid: origin must be finite");
@@ -359,15 +361,19 @@ namespace details {
         }
         const Eigen::Vector3i dims = (cells.max(1) + 1).cast<int>().matrix();
         std::vector<double> values(static_cast<std::size_t>(dims.prod()));
-        tbb::parallel_for(0, dims.z(), [&](int k) {
-            for (int j = 0; j < dims.y(); ++j) {
-                for (int i = 0; i < dims.x(); ++i) {
-                    const Vector3d x = origin + cell_size * Vector3d(i, j, k);
-                    values[static_cast<std::size_t>(i + dims.x() * (j + dims.y() * k))] = field(x);
+        // The samples and the grid's certified bounds (Lipschitz constants) in plain IEEE arithmetic, on every
+        // oneTBB task (see ieee_arithmetic_tasks.hpp).
+        return with_ieee_arithmetic([&]() -> SignedDistanceGrid {
+            tbb::parallel_for(0, dims.z(), [&](int k) {
+                for (int j = 0; j < dims.y(); ++j) {
+                    for (int i = 0; i < dims.x(); ++i) {
+                        const Vector3d x = origin + cell_size * Vector3d(i, j, k);
+                        values[static_cast<std::size_t>(i + dims.x() * (j + dims.y() * k))] = field(x);
+                    }
                 }
-            }
+            });
+            return { origin, cell_size, dims, std::move(values) };
         });
-        return { origin, cell_size, dims, std::move(values) };
     }
 
 } // namespace details
