@@ -107,6 +107,8 @@ namespace {
         data->faces = faces;
         data->edges = edges_from_faces(faces);
         data->face_edges = face_edges(faces, data->edges);
+        data->vertex_edges = details::VertexIncidence::of(data->edges, vertices.rows());
+        data->vertex_faces = details::VertexIncidence::of(faces, vertices.rows());
         mark_owners(*data);
         data->component_vertices = component_vertices(faces, vertices.rows());
         double total = 0.0;

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// For each vertex of a mesh, the elements (edges or faces) that hold it, in compressed rows. On a convex body the
+// features that reach below a plane are exactly those with a corner below it (a feature is the hull of its
+// corners), so the features near a contact are those of the vertices near it, found without visiting the others.
+
+#include <Eigen/Core>
+
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <span>
+#include <vector>
+
+namespace ccdkit::details {
+
+struct VertexIncidence {
+    /// Vertex v's elements are elements[offsets[v]] up to elements[offsets[v + 1]] (excluded).
+    std::vector<std::int32_t> offsets;
+    /// Rows of the element matrix, increasing for each vertex.
+    std::vector<std::int32_t> elements;
+
+    /// The incidence of the rows of `elements` (each row an element's distinct corners) on `vertex_count` vertices.
+    template <class Elements>
+    [[nodiscard]] static VertexIncidence of(const Elements& elements, Eigen::Index vertex_count)
+    {
+        VertexIncidence out;
+        out.offsets.assign(static_cast<std::size_t>(vertex_count) + 1, 0);
+        for (Eigen::Index e = 0; e < elements.rows(); ++e) {
+            for (Eigen::Index c = 0; c < elements.cols(); ++c) {
+                ++out.offsets[static_cast<std::size_t>(elements(e, c)) + 1];
+            }
+        }
+        std::partial_sum(out.offsets.begin(), out.offsets.end(), out.offsets.begin());
+        out.elements.resize(static_cast<std::size_t>(out.offsets.back()));
+        std::vector<std::int32_t> next(out.offsets.begin(), out.offsets.end() - 1);
+        for (Eigen::Index e = 0; e < elements.rows(); ++e) {
+            for (Eigen::Index c = 0; c < elements.cols(); ++c) {
+                const auto v = static_cast<std::size_t>(elements(e, c));
+                out.elements[static_cast<std::size_t>(next[v]++)] = static_cast<std::int32_t>(e);
+            }
+        }
+        return out;
+    }
+
+    /// The elements that hold vertex v.
+    [[nodiscard]] std::span<const std::int32_t> at(std::size_t v) const
+    {
+        const auto begin = static_cast<std::size_t>(offsets[v]);
+        return { elements.data() + begin, static_cast<std::size_t>(offsets[v + 1]) - begin };
+    }
+};
+
+} // namespace ccdkit::details
