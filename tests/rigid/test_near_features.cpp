@@ -143,7 +143,7 @@ namespace {
         EXPECT_EQ(compared, 1600);
     }
 
-    /// Each element appears under each of its corners once, in increasing order, and nowhere else.
+    /// Each element appears under each of its corners once, in increasing order, and nowhere else; the bit rows agree.
     TEST(NearFeatures, VertexIncidenceListsEachElementUnderItsCorners)
     {
         for (const RigidShape& shape : convex_shapes()) {
@@ -161,6 +161,17 @@ namespace {
                         }
                         EXPECT_EQ(corners, 1);
                     }
+                    // The bit rows hold the same elements.
+                    std::vector<std::int32_t> from_bits;
+                    const auto bits = incidence.bits_at(v);
+                    for (std::size_t w = 0; w < bits.size(); ++w) {
+                        for (std::size_t b = 0; b < 64; ++b) {
+                            if (((bits[w] >> b) & 1U) != 0) {
+                                from_bits.push_back(static_cast<std::int32_t>(64 * w + b));
+                            }
+                        }
+                    }
+                    EXPECT_TRUE(std::equal(list.begin(), list.end(), from_bits.begin(), from_bits.end()));
                     total += list.size();
                 }
                 EXPECT_EQ(total, static_cast<std::size_t>(elements.size()));

@@ -40,10 +40,11 @@ struct NearFeatures {
 struct ElementSet {
     std::span<std::uint64_t> words;
 
-    void insert(std::span<const std::int32_t> elements) const
+    /// Adds the elements of a set of the same rows.
+    void insert(std::span<const std::uint64_t> elements) const
     {
-        for (const std::int32_t e : elements) {
-            words[static_cast<std::size_t>(e) / 64] |= std::uint64_t { 1 } << (static_cast<unsigned>(e) % 64);
+        for (std::size_t w = 0; w < words.size(); ++w) {
+            words[w] |= elements[w];
         }
     }
     template <class Visit> void for_each(Visit&& visit) const
@@ -74,8 +75,8 @@ near_features(const FeatureSlab& slab, const MeshShapeData& mesh, std::pmr::memo
     for (std::size_t v = 0; v < slab.points.size(); ++v) {
         if (slab.heights[v] <= slab.limit) {
             all.push_back({ static_cast<std::int32_t>(v), slab.points[v].array(), slab.points[v].array() });
-            edges.insert(mesh.vertex_edges.at(v));
-            faces.insert(mesh.vertex_faces.at(v));
+            edges.insert(mesh.vertex_edges.bits_at(v));
+            faces.insert(mesh.vertex_faces.bits_at(v));
         }
     }
     out.edges_begin = all.size();
