@@ -570,15 +570,19 @@ namespace {
             if (!a_.shape.is_solid() || !b_.shape.is_solid()) {
                 return;
             }
+            if (!vertex_faces_a_) {
+                vertex_faces_a_.emplace(a_.shape);
+                vertex_faces_b_.emplace(b_.shape);
+            }
             const auto fill
-                = [&](const RigidBody& body, const RigidPlacement& placement, const details::VertexIncidence& around,
+                = [&](const RigidBody& body, const RigidPlacement& placement, const details::VertexFaces& around,
                       const RigidFeature& feature, details::FacesAtPoint& out) {
                       details::faces_at_point(
                           body, placement, around, details::feature_vertices(body.shape, feature.kind, feature.index),
                           contact.point, out);
                   };
-            fill(a_, at.a, a_.shape.mesh_data().vertex_faces, contact.feature_a, faces_at_a_);
-            fill(b_, at.b, b_.shape.mesh_data().vertex_faces, contact.feature_b, faces_at_b_);
+            fill(a_, at.a, *vertex_faces_a_, contact.feature_a, faces_at_a_);
+            fill(b_, at.b, *vertex_faces_b_, contact.feature_b, faces_at_b_);
             const std::optional<Eigen::Vector3d> normal
                 = details::separating_face_normal(faces_at_a_, faces_at_b_, contact.normal);
             if (normal) {
@@ -611,6 +615,7 @@ namespace {
         double sb_ = 1.0;
         RigidCcdStats stats_;
         std::vector<Eigen::Vector3d> edge_outward_a_, edge_outward_b_; ///< edge_outwards of a and b, once needed
+        std::optional<details::VertexFaces> vertex_faces_a_, vertex_faces_b_; ///< of a and b, once needed
         details::FacesAtPoint faces_at_a_, faces_at_b_; ///< scratch of take_separating_face_normal
     };
 

@@ -201,6 +201,11 @@ RigidShape RigidShape::solid(const Eigen::MatrixX3d& vertices, const Eigen::Matr
     }
     data->solid = true;
     data->convex = is_convex(vertices, faces);
+    if (data->convex) {
+        // The convex path marks the features around a few vertices (at most MAX_CONVEX_VERTICES of them).
+        data->vertex_edges.add_bit_rows(data->edges.rows());
+        data->vertex_faces.add_bit_rows(faces.rows());
+    }
     return RigidShape(std::move(data));
 }
 

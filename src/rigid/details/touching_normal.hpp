@@ -40,6 +40,23 @@ namespace ccdkit::details {
     return n.norm() > 0.0 ? Eigen::Vector3d(n.normalized()) : Eigen::Vector3d::Zero();
 }
 
+/// Per vertex, the faces that hold it (compressed rows; built once per body when needed).
+class VertexFaces {
+public:
+    explicit VertexFaces(const RigidShape& shape)
+        : faces_(VertexIncidence::of(shape.faces(), shape.vertices().rows()))
+    {
+    }
+
+    [[nodiscard]] std::span<const std::int32_t> of(std::int32_t v) const
+    {
+        return faces_.at(static_cast<std::size_t>(v));
+    }
+
+private:
+    VertexIncidence faces_;
+};
+
 /// The vertices of one body's feature in a pair (1 to 3; unused entries -1).
 [[nodiscard]] inline std::array<std::int32_t, 3>
 feature_vertices(const RigidShape& shape, RigidFeatureKind kind, std::int32_t index)
@@ -80,7 +97,7 @@ inline constexpr double TOUCHING_POSITION_ROUNDING = 1e-12;
 inline void faces_at_point(
     const RigidBody& body,
     const RigidPlacement& at,
-    const VertexIncidence& around,
+    const VertexFaces& around,
     const std::array<std::int32_t, 3>& feature,
     const Eigen::Vector3d& p,
     FacesAtPoint& out)
@@ -97,7 +114,7 @@ inline void faces_at_point(
         if (v < 0) {
             continue;
         }
-        for (const std::int32_t f : around.at(static_cast<std::size_t>(v))) {
+        for (const std::int32_t f : around.of(v)) {
             if (std::find(out.faces.begin(), out.faces.end(), f) != out.faces.end()) {
                 continue;
             }
