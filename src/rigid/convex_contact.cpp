@@ -58,8 +58,8 @@ namespace {
     /// about as well).
     constexpr double WITNESS_TURN = 0.03;
 
-    /// Scratch memory of one query: its vectors come from a buffer on the stack (enough for two boxes' search and
-    /// contacts; the heap beyond), so a query allocates nothing but its result.
+    /// Scratch memory of one query: its vectors come from a buffer on the stack (enough for two boxes' search; the
+    /// heap beyond; the contacts have their own, convex_contacts.cpp), so a query allocates nothing but its result.
     constexpr std::size_t ARENA_BYTES = 16384;
     template <class T> using ScratchVector = std::pmr::vector<T>;
 
