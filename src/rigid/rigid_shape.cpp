@@ -107,6 +107,8 @@ namespace {
         data->faces = faces;
         data->edges = edges_from_faces(faces);
         data->face_edges = face_edges(faces, data->edges);
+        data->vertex_edges = details::VertexIncidence::of(data->edges, vertices.rows());
+        data->vertex_faces = details::VertexIncidence::of(faces, vertices.rows());
         mark_owners(*data);
         data->component_vertices = component_vertices(faces, vertices.rows());
         double total = 0.0;
@@ -199,6 +201,11 @@ RigidShape RigidShape::solid(const Eigen::MatrixX3d& vertices, const Eigen::Matr
     }
     data->solid = true;
     data->convex = is_convex(vertices, faces);
+    if (data->convex) {
+        // The convex path marks the features around a few vertices (at most MAX_CONVEX_VERTICES of them).
+        data->vertex_edges.add_bit_rows(data->edges.rows());
+        data->vertex_faces.add_bit_rows(faces.rows());
+    }
     return RigidShape(std::move(data));
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "rigid/details/face_tree.hpp"
+#include "rigid/details/vertex_incidence.hpp"
 
 #include <Eigen/Core>
 
@@ -26,6 +27,8 @@ struct MeshShapeData {
     /// face's plane: the solid is the hull of its vertices (up to that hair).
     bool convex = false;
     Eigen::MatrixX3i face_edges; ///< row f: the edges (rows of `edges`) of face f's sides, in order
+    VertexIncidence vertex_edges; ///< per vertex, the edges that end at it
+    VertexIncidence vertex_faces; ///< per vertex, the faces that have it as a corner
     /// Per face, bit c set when the face is the first (lowest index) to hold its corner c (vertex) or its side
     /// c (edge): pairs of faces then give each vertex and edge pair once.
     std::vector<std::uint8_t> owned_vertices, owned_edges;

@@ -12,6 +12,7 @@
 // normals (b's, and a's reversed): the answer is a face normal wherever one lies in both cones, as in a stack.
 
 #include "rigid/details/feature_pair.hpp"
+#include "rigid/details/vertex_incidence.hpp"
 
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/rigid/rigid_contact.hpp>
@@ -43,37 +44,17 @@ namespace ccdkit::details {
 class VertexFaces {
 public:
     explicit VertexFaces(const RigidShape& shape)
-        : start_(static_cast<std::size_t>(shape.vertices().rows()) + 1, 0)
+        : faces_(VertexIncidence::of(shape.faces(), shape.vertices().rows()))
     {
-        const auto& faces = shape.faces();
-        for (Eigen::Index f = 0; f < faces.rows(); ++f) {
-            for (int c = 0; c < 3; ++c) {
-                ++start_[static_cast<std::size_t>(faces(f, c)) + 1];
-            }
-        }
-        for (std::size_t v = 1; v < start_.size(); ++v) {
-            start_[v] += start_[v - 1];
-        }
-        faces_.resize(static_cast<std::size_t>(start_.back()));
-        std::vector<std::int32_t> next(start_.begin(), start_.end() - 1);
-        for (Eigen::Index f = 0; f < faces.rows(); ++f) {
-            for (int c = 0; c < 3; ++c) {
-                faces_[static_cast<std::size_t>(next[static_cast<std::size_t>(faces(f, c))]++)]
-                    = static_cast<std::int32_t>(f);
-            }
-        }
     }
 
     [[nodiscard]] std::span<const std::int32_t> of(std::int32_t v) const
     {
-        const auto begin = static_cast<std::size_t>(start_[static_cast<std::size_t>(v)]);
-        const auto end = static_cast<std::size_t>(start_[static_cast<std::size_t>(v) + 1]);
-        return { faces_.data() + begin, end - begin };
+        return faces_.at(static_cast<std::size_t>(v));
     }
 
 private:
-    std::vector<std::int32_t> start_;
-    std::vector<std::int32_t> faces_;
+    VertexIncidence faces_;
 };
 
 /// The vertices of one body's feature in a pair (1 to 3; unused entries -1).

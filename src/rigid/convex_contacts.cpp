@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+#include "rigid/details/convex_contacts.hpp"
+
+#include "rigid/details/contact_geometry.hpp"
+#include "rigid/details/feature_pair.hpp"
+#include "rigid/details/feature_slab.hpp"
+#include "rigid/details/mesh_shape_data.hpp"
+#include "rigid/details/near_features.hpp"
+#include "rigid/details/rounding.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory_resource>
+
+namespace ccdkit::details {
+
+namespace {
+
+    constexpr double INFINITE = std::numeric_limits<double>::infinity();
+    template <class T> using ScratchVector = std::pmr::vector<T>;
+    constexpr std::size_t SCRATCH_BYTES = 8192;
+
+} // namespace
+
+std::vector<RigidContact> convex_contacts(
+    const ConvexContactSide& a,
+    const ConvexContactSide& b,
+    double lower,
+    double upper,
+    const Eigen::Vector3d& n,
+    RigidCcdStats& stats)
+{
+    // Scratch memory from a buffer on the stack (enough for two boxes; the heap beyond): a local resource, whose
+    // calls the compiler binds statically.
+    std::array<std::byte, SCRATCH_BYTES> buffer;
+    std::pmr::monotonic_buffer_resource scratch { buffer.data(), buffer.size() };
+    std::pmr::memory_resource* const arena = &scratch;
+    const double width = upper - lower;
+    const double deviation
+        = arc_chord_deviation(a.radius, a.step_angle * width) + arc_chord_deviation(b.radius, b.step_angle * width);
+    const double slack = rounded_up(2.0 * (deviation + 2.0 * (a.error + b.error)) + width * (a.speed + b.speed));
+    // The first contact's pair has moved by at most width * speed since: the closest gap at `upper` is
+    // within that, so a pair kept (gap within slack of the closest) is within 2 slack. Pairs farther
+    // apart along n or in a box than that (and the rounding of the gaps) cannot be kept.
+    const auto& pa = a.upper_points;
+    const auto& pb = b.upper_points;
+    // Heights along n, b's negated: a pair's closest points lie at heights of at most the other body's
+    // extreme plus reach on each side (`limit`).
+    ScratchVector<double> heights(pa.size() + pb.size(), arena); // one allocation for both bodies
+    const std::span<double> heights_a(heights.data(), pa.size()), heights_b(heights.data() + pa.size(), pb.size());
+    double magnitude = 0.0, low = INFINITE, high = -INFINITE;
+    for (std::size_t k = 0; k < pa.size(); ++k) {
+        heights_a[k] = n.dot(pa[k]);
+        low = std::min(low, heights_a[k]);
+        magnitude = std::max(magnitude, pa[k].cwiseAbs().maxCoeff());
+    }
+    for (std::size_t k = 0; k < pb.size(); ++k) {
+        heights_b[k] = -n.dot(pb[k]);
+        high = std::max(high, -heights_b[k]);
+        magnitude = std::max(magnitude, pb[k].cwiseAbs().maxCoeff());
+    }
+    const double reach = 2.0 * slack * (1.0 + 1e-6) + 1e-12 * magnitude;
+    const FeatureSlab slab_a { pa, heights_a, high + reach, magnitude };
+    const FeatureSlab slab_b { pb, heights_b, reach - low, magnitude };
+    const RigidShape& shape_a = a.shape;
+    const RigidShape& shape_b = b.shape;
+    // The candidate pairs (features' boxes within reach) with a cheap lower bound of their gaps at `upper`.
+    struct Candidate {
+        FeaturePair pair;
+        double bound;
+    };
+    const auto vertex_of
+        = [](const auto& points) { return [&points](std::int32_t v) { return points[static_cast<std::size_t>(v)]; }; };
+    // Posed from the points at hand: the contacts' own.
+    const auto posed_at = [&](const FeaturePair& pair, const auto& points_a, const auto& points_b) {
+        return pose_pair_with(shape_a, shape_b, pair, vertex_of(points_a), vertex_of(points_b));
+    };
+    const NearFeatures near_a = near_features(slab_a, shape_a.mesh_data(), arena);
+    const NearFeatures near_b = near_features(slab_b, shape_b.mesh_data(), arena);
+    const auto vertices_a = near_a.vertices(), edges_a = near_a.edges(), faces_a = near_a.faces();
+    const auto vertices_b = near_b.vertices(), edges_b = near_b.edges(), faces_b = near_b.faces();
+    ScratchVector<Candidate> candidates(arena);
+    candidates.reserve(
+        vertices_a.size() * faces_b.size() + faces_a.size() * vertices_b.size() + edges_a.size() * edges_b.size());
+    const auto add_pairs
+        = [&](PairKind kind, std::span<const ClippedFeature> from_a, std::span<const ClippedFeature> from_b) {
+              for (const ClippedFeature& x : from_a) {
+                  // x's box widened by reach meets y's: x.min - reach <= y.max and y.min - reach <= x.max.
+                  const Eigen::Array3d low_x = x.min - reach, high_x = x.max + reach;
+                  // Coordinate by coordinate, stopping at the first apart (most pairs are, at once).
+                  const auto meets = [&low_x, &high_x](const ClippedFeature& y) {
+                      for (Eigen::Index d = 0; d < 3; ++d) {
+                          if (!(low_x[d] <= y.max[d]) || !(y.min[d] <= high_x[d])) {
+                              return false;
+                          }
+                      }
+                      return true;
+                  };
+                  for (const ClippedFeature& y : from_b) {
+                      if (meets(y)) {
+                          const FeaturePair pair { kind, x.index, y.index };
+                          candidates.push_back({ pair, gap_lower_bound(posed_at(pair, pa, pb)) });
+                      }
+                  }
+              }
+          };
+    add_pairs(PairKind::VERTEX_FACE, vertices_a, faces_b);
+    add_pairs(PairKind::FACE_VERTEX, faces_a, vertices_b);
+    add_pairs(PairKind::EDGE_EDGE, edges_a, edges_b);
+    if (candidates.empty()) {
+        return {};
+    }
+
+    // The gaps match the contacts' own to rounding, which `margin` covers. Only pairs within slack (and
+    // margin) of the closest gap are kept: the pair of least bound is measured first, and a pair whose
+    // bound (less its rounding) lies beyond that gap's kept range cannot be kept.
+    const double margin = 1e-12 * magnitude;
+    struct Measured {
+        FeaturePair pair;
+        ClosestOffset closest; ///< at `upper`
+        double gap;
+    };
+    ScratchVector<Measured> measured(arena);
+    measured.reserve(candidates.size());
+    const auto measure = [&](const FeaturePair& pair) {
+        ++stats.pair_tests;
+        const ClosestOffset closest = closest_offset(posed_at(pair, pa, pb));
+        measured.push_back({ pair, closest, closest.offset.norm() });
+        return measured.back().gap;
+    };
+    const auto least_bound = std::min_element(
+        candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) { return x.bound < y.bound; });
+    const double reach_of_first = measure(least_bound->pair) + slack + margin + GAP_BOUND_ROUNDING * magnitude;
+    for (auto c = candidates.begin(); c != candidates.end(); ++c) {
+        if (c != least_bound && c->bound <= reach_of_first) {
+            (void)measure(c->pair);
+        }
+    }
+    double closest = INFINITE;
+    for (const Measured& m : measured) {
+        closest = std::min(closest, m.gap);
+    }
+    std::vector<RigidContact> out;
+    out.reserve(measured.size()); // one heap allocation (face-to-face contacts hold several pairs)
+    for (const Measured& m : measured) {
+        if (m.gap <= closest + slack + margin) {
+            out.push_back(contact_of(
+                m.pair, posed_at(m.pair, a.lower_points, b.lower_points), posed_at(m.pair, pa, pb), m.closest));
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const RigidContact& x, const RigidContact& y) { return x.gap < y.gap; });
+    if (!out.empty()) {
+        const double limit = out.front().gap + slack;
+        std::erase_if(out, [limit](const RigidContact& c) { return c.gap > limit; });
+    }
+    return out;
+}
+
+} // namespace ccdkit::details

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The features of a convex body that reach below a height (FeatureSlab): the candidates for its contacts.
+
+#include "rigid/details/feature_slab.hpp"
+#include "rigid/details/mesh_shape_data.hpp"
+
+#include <Eigen/Core>
+
+#include <bit>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <memory_resource>
+#include <span>
+#include <vector>
+
+namespace ccdkit::details {
+
+/// One body's features near a contact (FeatureSlab::clip boxes): its kept vertices, edges, then faces.
+struct NearFeatures {
+    std::pmr::vector<ClippedFeature> all;
+    std::size_t edges_begin = 0;
+    std::size_t faces_begin = 0;
+
+    [[nodiscard]] std::span<const ClippedFeature> vertices() const { return { all.data(), edges_begin }; }
+    [[nodiscard]] std::span<const ClippedFeature> edges() const
+    {
+        return { all.data() + edges_begin, faces_begin - edges_begin };
+    }
+    [[nodiscard]] std::span<const ClippedFeature> faces() const
+    {
+        return { all.data() + faces_begin, all.size() - faces_begin };
+    }
+};
+
+/// A set of a mesh's elements (edges or faces), one bit per row in `words` (zeroed, one per 64 rows): marked
+/// through the vertices that hold them, visited in increasing row order.
+struct ElementSet {
+    std::span<std::uint64_t> words;
+
+    /// Adds the elements of a set of the same rows.
+    void insert(std::span<const std::uint64_t> elements) const
+    {
+        for (std::size_t w = 0; w < words.size(); ++w) {
+            words[w] |= elements[w];
+        }
+    }
+    template <class Visit> void for_each(Visit&& visit) const
+    {
+        for (std::size_t w = 0; w < words.size(); ++w) {
+            for (std::uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
+                visit(static_cast<std::int32_t>(64 * w + static_cast<std::size_t>(std::countr_zero(bits))));
+            }
+        }
+    }
+};
+
+/// One body's kept vertices (at heights up to the slab's limit), its edges clipped to the slab, then each face as
+/// the union of its clipped sides' boxes (the corners of its clipped part, kept corners and crossings, all lie on
+/// them), each in index order, in one allocation. A feature reaches the slab exactly when one of its corners lies
+/// in it (FeatureSlab::clip's test), so only the edges and faces around the kept vertices are visited.
+[[nodiscard]] inline NearFeatures
+near_features(const FeatureSlab& slab, const MeshShapeData& mesh, std::pmr::memory_resource* arena)
+{
+    NearFeatures out { std::pmr::vector<ClippedFeature>(arena) };
+    auto& all = out.all;
+    all.reserve(slab.points.size() + static_cast<std::size_t>(mesh.edges.rows() + mesh.faces.rows()));
+    // The edge set's words, then the face set's, in one allocation.
+    const auto words = [](Eigen::Index rows) { return (static_cast<std::size_t>(rows) + 63) / 64; };
+    const std::size_t edge_words = words(mesh.edges.rows()), face_words = words(mesh.faces.rows());
+    std::pmr::vector<std::uint64_t> marks(edge_words + face_words, 0, arena);
+    const ElementSet edges { { marks.data(), edge_words } }, faces { { marks.data() + edge_words, face_words } };
+    for (std::size_t v = 0; v < slab.points.size(); ++v) {
+        if (slab.heights[v] <= slab.limit) {
+            all.push_back({ static_cast<std::int32_t>(v), slab.points[v].array(), slab.points[v].array() });
+            edges.insert(mesh.vertex_edges.bits_at(v));
+            faces.insert(mesh.vertex_faces.bits_at(v));
+        }
+    }
+    out.edges_begin = all.size();
+    // Where each clipped edge lies in `all` (read only for the edges in the set).
+    std::pmr::vector<std::int32_t> slot(static_cast<std::size_t>(mesh.edges.rows()), -1, arena);
+    edges.for_each([&](std::int32_t e) {
+        ClippedFeature feature;
+        [[maybe_unused]] const bool clipped = slab.clip(mesh.edges, e, feature);
+        assert(clipped); // a corner lies in the slab
+        slot[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(all.size());
+        all.push_back(feature);
+    });
+    out.faces_begin = all.size();
+    faces.for_each([&](std::int32_t f) {
+        ClippedFeature feature { -1, {}, {} };
+        for (Eigen::Index c = 0; c < 3; ++c) {
+            const std::int32_t k = slot[static_cast<std::size_t>(mesh.face_edges(f, c))];
+            if (k < 0) {
+                continue; // (the side opposite the face's only kept corner)
+            }
+            const ClippedFeature& side = all[static_cast<std::size_t>(k)];
+            if (feature.index < 0) {
+                feature = { f, side.min, side.max };
+            } else {
+                feature.min = feature.min.min(side.min);
+                feature.max = feature.max.max(side.max);
+            }
+        }
+        all.push_back(feature);
+    });
+    return out;
+}
+
+} // namespace ccdkit::details

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// The features of a convex body near a slab, found through the vertices' incidence (near_features), against
+// clipping every edge and face (the definition), bit for bit, on boxes, icospheres and hulls of random point clouds
+// cut at random heights along random directions; and the incidence itself.
+#include "box_solid.hpp"
+#include "hull_solid.hpp"
+#include "random_motions.hpp"
+#include "rigid/details/mesh_shape_data.hpp"
+#include "rigid/details/near_features.hpp"
+
+#include <ccdkit/mesh/primitive_meshes.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <memory_resource>
+#include <string>
+#include <vector>
+
+namespace ccdkit {
+namespace {
+
+    using details::ClippedFeature;
+    using details::FeatureSlab;
+    using details::MeshShapeData;
+
+    /// Every vertex at or below the limit, every edge that FeatureSlab::clip keeps, then every face with a kept side
+    /// as the union of its kept sides' boxes: the features near the slab by visiting them all.
+    std::vector<ClippedFeature> clipped_features(const FeatureSlab& slab, const MeshShapeData& mesh)
+    {
+        std::vector<ClippedFeature> out;
+        for (std::size_t v = 0; v < slab.points.size(); ++v) {
+            if (slab.heights[v] <= slab.limit) {
+                out.push_back({ static_cast<std::int32_t>(v), slab.points[v].array(), slab.points[v].array() });
+            }
+        }
+        std::vector<ClippedFeature> edges(static_cast<std::size_t>(mesh.edges.rows()));
+        std::vector<bool> kept(edges.size(), false);
+        for (Eigen::Index e = 0; e < mesh.edges.rows(); ++e) {
+            kept[static_cast<std::size_t>(e)] = slab.clip(mesh.edges, e, edges[static_cast<std::size_t>(e)]);
+            if (kept[static_cast<std::size_t>(e)]) {
+                out.push_back(edges[static_cast<std::size_t>(e)]);
+            }
+        }
+        for (Eigen::Index f = 0; f < mesh.faces.rows(); ++f) {
+            ClippedFeature face { -1, {}, {} };
+            for (Eigen::Index c = 0; c < 3; ++c) {
+                const auto e = static_cast<std::size_t>(mesh.face_edges(f, c));
+                if (!kept[e]) {
+                    continue;
+                }
+                if (face.index < 0) {
+                    face = { static_cast<std::int32_t>(f), edges[e].min, edges[e].max };
+                } else {
+                    face.min = face.min.min(edges[e].min);
+                    face.max = face.max.max(edges[e].max);
+                }
+            }
+            if (face.index >= 0) {
+                out.push_back(face);
+            }
+        }
+        return out;
+    }
+
+    bool same_bits(const Eigen::Array3d& x, const Eigen::Array3d& y)
+    {
+        return std::equal(x.data(), x.data() + 3, y.data(), [](double p, double q) {
+            return std::bit_cast<std::uint64_t>(p) == std::bit_cast<std::uint64_t>(q);
+        });
+    }
+
+    std::vector<RigidShape> convex_shapes()
+    {
+        test_support::RandomMotions random(23);
+        std::vector<RigidShape> shapes { test_support::box_solid({ 0.5, 0.3, 0.2 }) };
+        const TriangleMesh sphere = icosphere_mesh(0.7, 2);
+        shapes.push_back(RigidShape::solid(sphere.vertices, sphere.faces));
+        // Hulls of 5 to 250 points on an ellipsoid: more than 64 edges and faces (several words of the bit sets).
+        for (const int count : { 5, 9, 30, 70, 130, 250 }) {
+            const Eigen::Vector3d axes = Eigen::Vector3d::Constant(0.3) + random.vector(0.3).cwiseAbs();
+            std::vector<Eigen::Vector3d> points;
+            for (int k = 0; k < count; ++k) {
+                points.push_back(random.direction().cwiseProduct(axes));
+            }
+            shapes.push_back(test_support::hull_solid(points));
+        }
+        return shapes;
+    }
+
+    TEST(NearFeatures, EqualClippingEveryFeature)
+    {
+        test_support::RandomMotions random(29);
+        int compared = 0;
+        for (const RigidShape& shape : convex_shapes()) {
+            const MeshShapeData& mesh = shape.mesh_data();
+            ASSERT_TRUE(mesh.convex);
+            for (int k = 0; k < 200; ++k) {
+                // Posed at a random place and scale; heights along a random direction; a limit from below the
+                // lowest vertex (nothing kept) to above the highest (everything kept), mostly near the bottom.
+                const double scale = k % 3 == 0 ? 1e-3 : (k % 3 == 1 ? 1.0 : 1e3);
+                const Eigen::Matrix3d turn = random.rotation().toRotationMatrix();
+                const Eigen::Vector3d shift = random.vector(scale);
+                std::vector<Eigen::Vector3d> points;
+                std::vector<double> heights;
+                const Eigen::Vector3d n = random.direction();
+                double low = std::numeric_limits<double>::infinity(), high = -low, magnitude = 0.0;
+                for (Eigen::Index v = 0; v < mesh.vertices.rows(); ++v) {
+                    points.push_back(scale * (turn * mesh.vertices.row(v).transpose()) + shift);
+                    heights.push_back(n.dot(points.back()));
+                    low = std::min(low, heights.back());
+                    high = std::max(high, heights.back());
+                    magnitude = std::max(magnitude, points.back().cwiseAbs().maxCoeff());
+                }
+                const double u = random.uniform(-0.1, 1.1);
+                const double limit = k % 10 == 0 ? heights[static_cast<std::size_t>(k) % heights.size()]
+                                                 : low + u * u * u * (high - low);
+                const FeatureSlab slab { points, heights, limit, magnitude };
+                const std::vector<ClippedFeature> expected = clipped_features(slab, mesh);
+                std::pmr::monotonic_buffer_resource arena;
+                const details::NearFeatures found = details::near_features(slab, mesh, &arena);
+                const std::string where = std::to_string(mesh.vertices.rows()) + " vertices, case " + std::to_string(k);
+                ASSERT_EQ(found.all.size(), expected.size()) << where;
+                const std::size_t vertices = found.vertices().size(), edges = found.edges().size();
+                for (std::size_t i = 0; i < expected.size(); ++i) {
+                    const ClippedFeature& x = found.all[i];
+                    const ClippedFeature& y = expected[i];
+                    ASSERT_EQ(x.index, y.index) << where << ", feature " << i;
+                    EXPECT_TRUE(same_bits(x.min, y.min) && same_bits(x.max, y.max)) << where << ", feature " << i;
+                }
+                // The kinds split where the definition's do.
+                EXPECT_EQ(
+                    vertices, static_cast<std::size_t>(std::count_if(heights.begin(), heights.end(), [&](double h) {
+                        return h <= limit;
+                    })));
+                EXPECT_LE(vertices + edges, expected.size());
+                ++compared;
+            }
+        }
+        EXPECT_EQ(compared, 1600);
+    }
+
+    /// Each element appears under each of its corners once, in increasing order, and nowhere else; the bit rows agree.
+    TEST(NearFeatures, VertexIncidenceListsEachElementUnderItsCorners)
+    {
+        for (const RigidShape& shape : convex_shapes()) {
+            const MeshShapeData& mesh = shape.mesh_data();
+            const auto check = [&](const details::VertexIncidence& incidence, const auto& elements) {
+                ASSERT_EQ(incidence.offsets.size(), static_cast<std::size_t>(mesh.vertices.rows()) + 1);
+                std::size_t total = 0;
+                for (std::size_t v = 0; v + 1 < incidence.offsets.size(); ++v) {
+                    const auto list = incidence.at(v);
+                    EXPECT_TRUE(std::is_sorted(list.begin(), list.end()));
+                    for (const std::int32_t e : list) {
+                        int corners = 0;
+                        for (Eigen::Index c = 0; c < elements.cols(); ++c) {
+                            corners += elements(e, c) == static_cast<int>(v) ? 1 : 0;
+                        }
+                        EXPECT_EQ(corners, 1);
+                    }
+                    // The bit rows hold the same elements.
+                    std::vector<std::int32_t> from_bits;
+                    const auto bits = incidence.bits_at(v);
+                    for (std::size_t w = 0; w < bits.size(); ++w) {
+                        for (std::size_t b = 0; b < 64; ++b) {
+                            if (((bits[w] >> b) & 1U) != 0) {
+                                from_bits.push_back(static_cast<std::int32_t>(64 * w + b));
+                            }
+                        }
+                    }
+                    EXPECT_TRUE(std::equal(list.begin(), list.end(), from_bits.begin(), from_bits.end()));
+                    total += list.size();
+                }
+                EXPECT_EQ(total, static_cast<std::size_t>(elements.size()));
+            };
+            check(mesh.vertex_edges, mesh.edges);
+            check(mesh.vertex_faces, mesh.faces);
+        }
+    }
+
+} // namespace
+} // namespace ccdkit
