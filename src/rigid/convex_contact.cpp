@@ -94,6 +94,12 @@ namespace {
     struct SeparationTerms {
         std::span<double> heights, rates, bends, twists, lifts;
     };
+    /// What SeparationModel needs of a side's terms beyond the arrays.
+    struct SeparationSummary {
+        double largest_rate; ///< the largest |rate|
+        double lowest; ///< the lowest height
+        double lowest_rate; ///< the least rate among the vertices at the lowest height
+    };
 
     /// One body's vertices in world coordinates at one time, with what the advancement bound needs, and at a
     /// second time (the probe).
@@ -177,21 +183,30 @@ namespace {
             return n.dot(travel_ + spin_.cross(arms_[k]));
         }
         /// Every vertex's terms of the bound on its height along n a fraction s of the step after the placed time
-        /// (SeparationTerms), in one pass over the vertices. Returns the largest |rate|.
-        double bound_terms_along(const Eigen::Vector3d& n, const SeparationTerms& terms) const
+        /// (SeparationTerms), in one pass over the vertices; with the largest |rate|, the lowest height and the least
+        /// rate among the vertices at that height (the lowest just after).
+        SeparationSummary bound_terms_along(const Eigen::Vector3d& n, const SeparationTerms& terms) const
         {
             // The rounding of the rate's (n x w).arm, a few ulps of |d| + |w| |arm|, is within rate_error().
             const TurningDirection direction(n, travel_, spin_, spin_axis_, spin_norm_);
             const std::size_t count = points_.size();
-            if (spin_norm_ == 0.0) {
+            SeparationSummary summary { 0.0, INFINITE, INFINITE };
+            const auto add = [&summary](double height, double rate) {
+                summary.largest_rate = std::max(summary.largest_rate, std::abs(rate));
+                if (height < summary.lowest || (height == summary.lowest && rate < summary.lowest_rate)) {
+                    summary.lowest = height;
+                    summary.lowest_rate = rate;
+                }
+            };
+            if (!spins()) {
                 // No turn: the lines are exact (SeparationModel reads no other terms).
                 for (std::size_t k = 0; k < count; ++k) {
                     terms.heights[k] = n.dot(points_[k]);
                     terms.rates[k] = direction.along();
+                    add(terms.heights[k], terms.rates[k]);
                 }
-                return std::abs(direction.along());
+                return summary;
             }
-            double largest = 0.0;
             for (std::size_t k = 0; k < count; ++k) {
                 const TurningHeightTerms at = direction.terms(points_[k], arms_[k]);
                 terms.heights[k] = at.height;
@@ -199,9 +214,9 @@ namespace {
                 terms.bends[k] = at.bend;
                 terms.twists[k] = at.twist;
                 terms.lifts[k] = at.lift;
-                largest = std::max(largest, std::abs(at.rate));
+                add(at.height, at.rate);
             }
-            return largest;
+            return summary;
         }
 
         /// The turn over a fraction h of the step.
@@ -230,6 +245,8 @@ namespace {
         /// Bound on any point's speed (per unit s).
         [[nodiscard]] double speed() const { return rounded_up(travel_.norm() + spin_norm_ * radius_); }
         [[nodiscard]] double step_angle() const { return spin_norm_; }
+        /// Whether the turn over the step is other than none (spin_norm_ is rounded up: never 0).
+        [[nodiscard]] bool spins() const { return spin_length_ != 0.0; }
         [[nodiscard]] bool turns() const { return body_.motion.step_angle() != 0.0; }
 
     private:
@@ -283,15 +300,16 @@ namespace {
         /// The terms along n (b's along -n) of the bodies as placed now.
         void update(const ConvexSide& a, const ConvexSide& b, const Eigen::Vector3d& n)
         {
-            const double rate_magnitude = std::max(a.bound_terms_along(n, a_.terms), b.bound_terms_along(-n, b_.terms));
-            a_.spin = a.step_angle();
-            b_.spin = b.step_angle();
+            const SeparationSummary summary_a = a.bound_terms_along(n, a_.terms);
+            const SeparationSummary summary_b = b.bound_terms_along(-n, b_.terms);
+            const double rate_magnitude = std::max(summary_a.largest_rate, summary_b.largest_rate);
+            a_.spin = a.spins() ? a.step_angle() : 0.0;
+            b_.spin = b.spins() ? b.step_angle() : 0.0;
             a_.curvature = a.curvature(n);
             b_.curvature = b.curvature(n);
-            const Value start_a = lowest_start_with_slope(a_), start_b = lowest_start_with_slope(b_);
-            start_ = { start_a.value + start_b.value, start_a.slope + start_b.slope };
-            start_a_ = start_a.value;
-            start_b_ = start_b.value;
+            start_ = { summary_a.lowest + summary_b.lowest, summary_a.lowest_rate + summary_b.lowest_rate };
+            start_a_ = summary_a.lowest;
+            start_b_ = summary_b.lowest;
             // Heights: each dot product within 3 ulps of sum |n_k x_k| <= |x|_1 (|n_k| <= 1 + 4 ulps), plus the
             // points' own rounding (times |n| <= 1 + 4 ulps, inside rounded_up). The sums height + h rate and
             // the differences below add a few ulps of the magnitudes; 8 ulps of each covers all of them.
@@ -383,7 +401,7 @@ namespace {
         /// One body's terms, its turn and the coarse bound on its points' curvature along n.
         struct Side {
             SeparationTerms terms;
-            double spin = 0.0; ///< |w| rounded up
+            double spin = 0.0; ///< |w| rounded up; 0 without a turn (then only the lines are read)
             double curvature = 0.0; ///< |n x w| |w| radius >= |n.x''| for every point
         };
         /// A side's bound at a time and its slope there (of the vertex that is lowest).
@@ -456,18 +474,6 @@ namespace {
         [[nodiscard]] static bool clears(double low_a, double low_b, double error)
         {
             return low_a + low_b > error + 2.0 * UNIT_ROUNDOFF * (std::abs(low_a) + std::abs(low_b));
-        }
-        /// A side's lowest height and the least rate among the vertices at that height (the lowest just after).
-        [[nodiscard]] static Value lowest_start_with_slope(const Side& side)
-        {
-            const SeparationTerms& t = side.terms;
-            Value low { INFINITE, INFINITE };
-            for (std::size_t k = 0; k < t.heights.size(); ++k) {
-                if (t.heights[k] < low.value || (t.heights[k] == low.value && t.rates[k] < low.slope)) {
-                    low = { t.heights[k], t.rates[k] };
-                }
-            }
-            return low;
         }
         [[nodiscard]] Value bound_at(double h) const
         {
