@@ -222,8 +222,8 @@ namespace {
         /// The turn over a fraction h of the step.
         [[nodiscard]] Eigen::Quaterniond turn(double h) const
         {
-            if (spin_norm_ == 0.0) {
-                return Eigen::Quaterniond::Identity();
+            if (!spins()) {
+                return Eigen::Quaterniond::Identity(); // (spin_norm_ is rounded up: never 0)
             }
             return Eigen::Quaterniond(Eigen::AngleAxisd(h * spin_length_, spin_axis_));
         }
@@ -231,6 +231,9 @@ namespace {
         /// choosing directions (rounding unbounded), never part of a bound.
         [[nodiscard]] Eigen::Vector3d guessed_point(std::size_t k, double h, const Eigen::Quaterniond& turn) const
         {
+            if (!spins()) {
+                return points_[k] + h * travel_; // (no turn: skip the rotation)
+            }
             return points_[k] + h * travel_ + (turn * arms_[k] - arms_[k]);
         }
 
