@@ -99,6 +99,7 @@ namespace {
         double largest_rate; ///< the largest |rate|
         double lowest; ///< the lowest height
         double lowest_rate; ///< the least rate among the vertices at the lowest height
+        double curvature; ///< ConvexSide::curvature along the direction
     };
 
     /// One body's vertices in world coordinates at one time, with what the advancement bound needs, and at a
@@ -170,11 +171,11 @@ namespace {
             }
         }
 
-        /// Bound on |n.x''| for every body point x and a direction |n| <= 1 + 4 ulps: |n x w| |w| radius (the
-        /// cross product's cancellation covered by a few ulps of |w| |n|).
-        [[nodiscard]] double curvature(const Eigen::Vector3d& n) const
+        /// Bound on |n.x''| for every body point x and a direction |n| <= 1 + 4 ulps, from `across` = n x w (the
+        /// same bits along -n): |n x w| |w| radius (the cross product's cancellation covered by a few ulps of |w| |n|).
+        [[nodiscard]] double curvature(const Eigen::Vector3d& across_spin) const
         {
-            const double across = n.cross(spin_).norm() + 8.0 * UNIT_ROUNDOFF * spin_norm_;
+            const double across = across_spin.norm() + 8.0 * UNIT_ROUNDOFF * spin_norm_;
             return rounded_up(across * spin_norm_ * radius_);
         }
         /// n.x' at the placed time for vertex k.
@@ -190,7 +191,8 @@ namespace {
             // The rounding of the rate's (n x w).arm, a few ulps of |d| + |w| |arm|, is within rate_error().
             const TurningDirection direction(n, travel_, spin_, spin_axis_, spin_norm_);
             const std::size_t count = points_.size();
-            SeparationSummary summary { 0.0, INFINITE, INFINITE };
+            // (n x w is the direction's: the curvature reuses it rather than a cross product of its own.)
+            SeparationSummary summary { 0.0, INFINITE, INFINITE, curvature(direction.across()) };
             const auto add = [&summary](double height, double rate) {
                 summary.largest_rate = std::max(summary.largest_rate, std::abs(rate));
                 if (height < summary.lowest || (height == summary.lowest && rate < summary.lowest_rate)) {
@@ -308,8 +310,8 @@ namespace {
             const double rate_magnitude = std::max(summary_a.largest_rate, summary_b.largest_rate);
             a_.spin = a.spins() ? a.step_angle() : 0.0;
             b_.spin = b.spins() ? b.step_angle() : 0.0;
-            a_.curvature = a.curvature(n);
-            b_.curvature = b.curvature(n);
+            a_.curvature = summary_a.curvature;
+            b_.curvature = summary_b.curvature;
             start_ = { summary_a.lowest + summary_b.lowest, summary_a.lowest_rate + summary_b.lowest_rate };
             start_a_ = summary_a.lowest;
             start_b_ = summary_b.lowest;

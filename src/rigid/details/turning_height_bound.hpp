@@ -65,6 +65,8 @@ public:
     }
     /// n.d, the rate of a point without a turn.
     [[nodiscard]] double along() const { return along_; }
+    /// n x w.
+    [[nodiscard]] const Eigen::Vector3d& across() const { return across_; }
 
 private:
     Eigen::Vector3d n_;
