@@ -310,11 +310,13 @@ namespace {
             const double rate_magnitude = std::max(summary_a.largest_rate, summary_b.largest_rate);
             a_.spin = a.spins() ? a.step_angle() : 0.0;
             b_.spin = b.spins() ? b.step_angle() : 0.0;
+            a_.lowest = summary_a.lowest;
+            a_.lowest_rate = summary_a.lowest_rate;
+            b_.lowest = summary_b.lowest;
+            b_.lowest_rate = summary_b.lowest_rate;
             a_.curvature = summary_a.curvature;
             b_.curvature = summary_b.curvature;
             start_ = { summary_a.lowest + summary_b.lowest, summary_a.lowest_rate + summary_b.lowest_rate };
-            start_a_ = summary_a.lowest;
-            start_b_ = summary_b.lowest;
             // Heights: each dot product within 3 ulps of sum |n_k x_k| <= |x|_1 (|n_k| <= 1 + 4 ulps), plus the
             // points' own rounding (times |n| <= 1 + 4 ulps, inside rounded_up). The sums height + h rate and
             // the differences below add a few ulps of the magnitudes; 8 ulps of each covers all of them.
@@ -331,10 +333,10 @@ namespace {
         [[nodiscard]] bool apart_for(double h) const
         {
             if (h == 0.0) {
-                return clears(start_a_, start_b_, constant_error_);
+                return clears(a_.lowest, b_.lowest, constant_error_);
             }
             const double error = rounded_up(constant_error_ + h * (rate_error_ + h * (bend_error_ + h * twist_error_)));
-            const Ends ends_a = lifted_ends(a_, start_a_, h), ends_b = lifted_ends(b_, start_b_, h);
+            const Ends ends_a = lifted_ends(a_, h), ends_b = lifted_ends(b_, h);
             if (!clears(ends_a.end, ends_b.end, error)) {
                 return false; // (without the lifts the bound at h is lower still)
             }
@@ -342,7 +344,7 @@ namespace {
                 return true;
             }
             return clears(lowest_at(a_, h, false).value, lowest_at(b_, h, false).value, error)
-                && clears(start_a_, start_b_, constant_error_);
+                && clears(a_.lowest, b_.lowest, constant_error_);
         }
 
         /// A guess of the contact: the first time in [0, limit] (within `tolerance`, from below) where the bound
@@ -408,6 +410,8 @@ namespace {
             SeparationTerms terms;
             double spin = 0.0; ///< |w| rounded up; 0 without a turn (then only the lines are read)
             double curvature = 0.0; ///< |n x w| |w| radius >= |n.x''| for every point
+            double lowest = 0.0; ///< the lowest height (SeparationSummary): the side's part of the bound at 0
+            double lowest_rate = 0.0; ///< the least rate at the lowest height
         };
         /// A side's bound at a time and its slope there (of the vertex that is lowest).
         struct Value {
@@ -440,14 +444,22 @@ namespace {
                          t.rates[lowest] - h * (2.0 * t.bends[lowest] + 3.0 * h * t.twists[lowest])
                              + weight_slope * t.lifts[lowest] };
             }
-            for (std::size_t k = 0; k < count; ++k) {
-                const double value = t.heights[k] + h * t.rates[k];
-                if (value < low) {
-                    low = value;
-                    lowest = k;
+            double rate = side.lowest_rate;
+            if (side.spin == 0.0) {
+                // Without a turn every rate is n.d, and rounding is monotone: the lowest height's line is the
+                // lowest at h (the same bits as the loop below).
+                low = side.lowest + h * rate;
+            } else {
+                for (std::size_t k = 0; k < count; ++k) {
+                    const double value = t.heights[k] + h * t.rates[k];
+                    if (value < low) {
+                        low = value;
+                        lowest = k;
+                    }
                 }
+                rate = t.rates[lowest];
             }
-            return { low - rounded_up(0.5 * side.curvature * h * h), t.rates[lowest] - side.curvature * h };
+            return { low - rounded_up(0.5 * side.curvature * h * h), rate - side.curvature * h };
         }
         /// A side's bound at 0 and at h under the lifts' tangent at h (where it turns by at most MAX_LIFT_TURN; else
         /// the coarse bound, the heights at 0). At 0 each unit of lift costs psi(x_h) - x_h psi'(x_h) = -(x_h^2 / 2
@@ -456,12 +468,12 @@ namespace {
             double start;
             double end;
         };
-        [[nodiscard]] static Ends lifted_ends(const Side& side, double start, double h)
+        [[nodiscard]] static Ends lifted_ends(const Side& side, double h)
         {
             const SeparationTerms& t = side.terms;
             const double x = side.spin * h;
             if (!(x <= MAX_LIFT_TURN) || side.spin == 0.0) {
-                return { start, lowest_at(side, h, false).value };
+                return { side.lowest, lowest_at(side, h, false).value };
             }
             const double weight = lift_at_end(x);
             const double drop = lift_drop_at_start(x);
@@ -523,8 +535,6 @@ namespace {
         Side a_;
         Side b_;
         Value start_ { 0.0, 0.0 }; ///< the bound at 0 (no rounding terms) and its slope there
-        double start_a_ = 0.0; ///< a's part of the bound at 0
-        double start_b_ = 0.0;
         double constant_error_ = 0.0;
         double rate_error_ = 0.0;
         double bend_error_ = 0.0;
