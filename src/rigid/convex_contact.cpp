@@ -24,6 +24,7 @@
 #include "rigid/details/convex_distance.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
 #include "rigid/details/rounding.hpp"
+#include "rigid/details/turning_height_bound.hpp"
 
 #include <ccdkit/rigid/rigid_contact.hpp>
 
@@ -62,6 +63,25 @@ namespace {
     /// heap beyond; the contacts have their own, convex_contacts.cpp), so a query allocates nothing but its result.
     constexpr std::size_t ARENA_BYTES = 16384;
     template <class T> using ScratchVector = std::pmr::vector<T>;
+
+    /// One body's vertices along a direction n (towards the other body) at the placed time, the terms of a lower
+    /// bound on each height a fraction s of the step later. Exactly (RigidMotion's formula: the arm turns about the
+    /// axis by x = |w| s), n.x(s) = height + s rate + A (cos x - 1) + B (sin x - x), with A = n.arm_perp (the arm
+    /// less its part along the axis) and B |w| = n.(w x arm). As cos x - 1 >= -x^2 / 2 and sin x - x >= -x^3 / 6
+    /// (x >= 0), n.x(s) >= height + s rate - bend s^2 - twist s^3, concave, with bend = |w|^2 max(A, 0) / 2 and
+    /// twist = |w|^2 max(|w| B, 0) / 6: only the points that the turn carries towards the other body pay. Where
+    /// A < 0 the turn lifts the point away (A (cos x - 1) = lift (1 - cos x) >= 0, lift = -A), which
+    /// SeparationModel uses through a tangent.
+    struct SeparationTerms {
+        std::span<double> heights, rates, bends, twists, lifts;
+    };
+    /// What SeparationModel needs of a side's terms beyond the arrays.
+    struct SeparationSummary {
+        double largest_rate; ///< the largest |rate|
+        double lowest; ///< the lowest height
+        double lowest_rate; ///< the least rate among the vertices at the lowest height
+        double curvature; ///< ConvexSide::curvature along the direction
+    };
 
     /// One body's vertices in world coordinates at one time, with what the advancement bound needs, and at a
     /// second time (the probe).
@@ -132,11 +152,11 @@ namespace {
             }
         }
 
-        /// Bound on |n.x''| for every body point x and a direction |n| <= 1 + 4 ulps: |n x w| |w| radius (the
-        /// cross product's cancellation covered by a few ulps of |w| |n|).
-        [[nodiscard]] double curvature(const Eigen::Vector3d& n) const
+        /// Bound on |n.x''| for every body point x and a direction |n| <= 1 + 4 ulps, from `across` = n x w (the
+        /// same bits along -n): |n x w| |w| radius (the cross product's cancellation covered by a few ulps of |w| |n|).
+        [[nodiscard]] double curvature(const Eigen::Vector3d& across_spin) const
         {
-            const double across = n.cross(spin_).norm() + 8.0 * UNIT_ROUNDOFF * spin_norm_;
+            const double across = across_spin.norm() + 8.0 * UNIT_ROUNDOFF * spin_norm_;
             return rounded_up(across * spin_norm_ * radius_);
         }
         /// n.x' at the placed time for vertex k.
@@ -144,34 +164,49 @@ namespace {
         {
             return n.dot(travel_ + spin_.cross(arms_[k]));
         }
-        /// Every vertex's height n.x and rate n.x' = n.d + n.(w x arm) = n.d + (n x w).arm at the placed time, into
-        /// `heights` and `rates`, in one pass over the vertices (the triple product's rearrangement costs one cross
-        /// product per direction, not per vertex; its rounding, a few ulps of |d| + |w| |arm|, is within
-        /// rate_error()). Returns the largest |rate|.
-        double
-        heights_and_rates_along(const Eigen::Vector3d& n, std::span<double> heights, std::span<double> rates) const
+        /// Every vertex's terms of the bound on its height along n a fraction s of the step after the placed time
+        /// (SeparationTerms), in one pass over the vertices; with the largest |rate|, the lowest height and the least
+        /// rate among the vertices at that height (the lowest just after).
+        SeparationSummary bound_terms_along(const Eigen::Vector3d& n, const SeparationTerms& terms) const
         {
-            const double along = n.dot(travel_);
-            const Eigen::Vector3d across = n.cross(spin_);
+            // The rounding of the rate's (n x w).arm, a few ulps of |d| + |w| |arm|, is within rate_error().
+            const TurningDirection direction(n, travel_, spin_, spin_axis_, spin_norm_);
             const std::size_t count = points_.size();
-            const Eigen::Vector3d* points = points_.data();
-            const Eigen::Vector3d* arms = arms_.data();
-            double* height = heights.data();
-            double* rate = rates.data();
-            double largest = 0.0;
-            for (std::size_t k = 0; k < count; ++k) {
-                height[k] = n.dot(points[k]);
-                rate[k] = along + across.dot(arms[k]);
-                largest = std::max(largest, std::abs(rate[k]));
+            // (n x w is the direction's: the curvature reuses it rather than a cross product of its own.)
+            SeparationSummary summary { 0.0, INFINITE, INFINITE, curvature(direction.across()) };
+            const auto add = [&summary](double height, double rate) {
+                summary.largest_rate = std::max(summary.largest_rate, std::abs(rate));
+                if (height < summary.lowest || (height == summary.lowest && rate < summary.lowest_rate)) {
+                    summary.lowest = height;
+                    summary.lowest_rate = rate;
+                }
+            };
+            if (!spins()) {
+                // No turn: the lines are exact (SeparationModel reads no other terms).
+                for (std::size_t k = 0; k < count; ++k) {
+                    terms.heights[k] = n.dot(points_[k]);
+                    terms.rates[k] = direction.along();
+                    add(terms.heights[k], terms.rates[k]);
+                }
+                return summary;
             }
-            return largest;
+            for (std::size_t k = 0; k < count; ++k) {
+                const TurningHeightTerms at = direction.terms(points_[k], arms_[k]);
+                terms.heights[k] = at.height;
+                terms.rates[k] = at.rate;
+                terms.bends[k] = at.bend;
+                terms.twists[k] = at.twist;
+                terms.lifts[k] = at.lift;
+                add(at.height, at.rate);
+            }
+            return summary;
         }
 
         /// The turn over a fraction h of the step.
         [[nodiscard]] Eigen::Quaterniond turn(double h) const
         {
-            if (spin_norm_ == 0.0) {
-                return Eigen::Quaterniond::Identity();
+            if (!spins()) {
+                return Eigen::Quaterniond::Identity(); // (spin_norm_ is rounded up: never 0)
             }
             return Eigen::Quaterniond(Eigen::AngleAxisd(h * spin_length_, spin_axis_));
         }
@@ -179,6 +214,9 @@ namespace {
         /// choosing directions (rounding unbounded), never part of a bound.
         [[nodiscard]] Eigen::Vector3d guessed_point(std::size_t k, double h, const Eigen::Quaterniond& turn) const
         {
+            if (!spins()) {
+                return points_[k] + h * travel_; // (no turn: skip the rotation)
+            }
             return points_[k] + h * travel_ + (turn * arms_[k] - arms_[k]);
         }
 
@@ -193,6 +231,8 @@ namespace {
         /// Bound on any point's speed (per unit s).
         [[nodiscard]] double speed() const { return rounded_up(travel_.norm() + spin_norm_ * radius_); }
         [[nodiscard]] double step_angle() const { return spin_norm_; }
+        /// Whether the turn over the step is other than none (spin_norm_ is rounded up: never 0).
+        [[nodiscard]] bool spins() const { return spin_length_ != 0.0; }
         [[nodiscard]] bool turns() const { return body_.motion.step_angle() != 0.0; }
 
     private:
@@ -225,15 +265,17 @@ namespace {
         double placed_at_ = 0.0; ///< the fraction of the step the points are placed at (once placed_)
     };
 
-    /// Every vertex's height along n and its rate at one time, for both bodies (a above, b below).
+    /// A lower bound on the separation of the bodies' vertex hulls along a direction n over [t, t + h], the bodies
+    /// placed at t: the least of a's vertex height bounds along n plus the least of b's along -n (SeparationTerms).
+    /// For each h it is a concave function of the time s in [0, h], so its values at 0 and h bound it on the whole
+    /// interval (apart_for). Near a contact the lines carry the true closing speed and the turns only a cubic
+    /// remainder (or a quadratic one that the points turning away do not pay), so steps land next to the contact.
     class SeparationModel {
     public:
         SeparationModel(std::size_t count_a, std::size_t count_b, std::pmr::memory_resource* arena)
-            : storage_(2 * (count_a + count_b), arena)
-            , heights_a_(storage_.data(), count_a)
-            , rates_a_(heights_a_.data() + count_a, count_a)
-            , heights_b_(rates_a_.data() + count_a, count_b)
-            , rates_b_(heights_b_.data() + count_b, count_b)
+            : storage_(static_cast<double*>(arena->allocate(5 * (count_a + count_b) * sizeof(double), alignof(double))))
+            , a_ { terms_in(0, count_a) }
+            , b_ { terms_in(5 * count_a, count_b) }
         {
         }
 
@@ -241,118 +283,243 @@ namespace {
         SeparationModel(const SeparationModel&) = delete;
         SeparationModel& operator=(const SeparationModel&) = delete;
 
-        /// The heights and rates along n of the bodies as placed now.
+        /// The terms along n (b's along -n) of the bodies as placed now.
         void update(const ConvexSide& a, const ConvexSide& b, const Eigen::Vector3d& n)
         {
-            const double rate_magnitude = std::max(
-                a.heights_and_rates_along(n, heights_a_, rates_a_), b.heights_and_rates_along(n, heights_b_, rates_b_));
-            curvature_ = 0.5 * (a.curvature(n) + b.curvature(n));
+            const SeparationSummary summary_a = a.bound_terms_along(n, a_.terms);
+            const SeparationSummary summary_b = b.bound_terms_along(-n, b_.terms);
+            const double rate_magnitude = std::max(summary_a.largest_rate, summary_b.largest_rate);
+            a_.spin = a.spins() ? a.step_angle() : 0.0;
+            b_.spin = b.spins() ? b.step_angle() : 0.0;
+            a_.lowest = summary_a.lowest;
+            a_.lowest_rate = summary_a.lowest_rate;
+            b_.lowest = summary_b.lowest;
+            b_.lowest_rate = summary_b.lowest_rate;
+            a_.curvature = summary_a.curvature;
+            b_.curvature = summary_b.curvature;
+            start_ = { summary_a.lowest + summary_b.lowest, summary_a.lowest_rate + summary_b.lowest_rate };
             // Heights: each dot product within 3 ulps of sum |n_k x_k| <= |x|_1 (|n_k| <= 1 + 4 ulps), plus the
             // points' own rounding (times |n| <= 1 + 4 ulps, inside rounded_up). The sums height + h rate and
             // the differences below add a few ulps of the magnitudes; 8 ulps of each covers all of them.
             const double magnitude = std::max(a.magnitude(), b.magnitude());
             constant_error_ = rounded_up(a.error() + b.error() + 8.0 * UNIT_ROUNDOFF * magnitude) + ABSOLUTE_SLACK;
             rate_error_ = rounded_up(a.rate_error() + b.rate_error() + 8.0 * UNIT_ROUNDOFF * rate_magnitude);
+            bend_error_ = rounded_up(bend_error(a) + bend_error(b));
+            twist_error_ = rounded_up(twist_error(a) + twist_error(b));
         }
 
-        /// Whether the bodies are certainly apart throughout [t, t + h] (F(h) > 0; with F(0) > 0 and
-        /// concavity, F > 0 on the whole interval).
+        /// Whether the bodies are certainly apart throughout [t, t + h] (the bound, less its rounding error at h,
+        /// positive at 0 and at h; concave in between). The lifts' tangent at h raises the bound at h and lowers it
+        /// at 0; where that costs the start, the bound without them decides (the start then is apart_for(0)'s).
         [[nodiscard]] bool apart_for(double h) const
         {
-            double low = INFINITE, high = -INFINITE;
-            for (std::size_t k = 0; k < heights_a_.size(); ++k) {
-                low = std::min(low, heights_a_[k] + h * rates_a_[k]);
+            if (h == 0.0) {
+                return clears(a_.lowest, b_.lowest, constant_error_);
             }
-            for (std::size_t k = 0; k < heights_b_.size(); ++k) {
-                high = std::max(high, heights_b_[k] + h * rates_b_[k]);
+            const double error = rounded_up(constant_error_ + h * (rate_error_ + h * (bend_error_ + h * twist_error_)));
+            const Ends ends_a = lifted_ends(a_, h), ends_b = lifted_ends(b_, h);
+            if (!clears(ends_a.end, ends_b.end, error)) {
+                return false; // (without the lifts the bound at h is lower still)
             }
-            const double bend = rounded_up(curvature_ * h * h);
-            // The subtractions' own rounding: one ulp each of the terms, inside 2 ulps of the sum below.
-            const double error = rounded_up(constant_error_ + h * rate_error_)
-                + 2.0 * UNIT_ROUNDOFF * (std::abs(low) + std::abs(high) + bend);
-            return low - high - bend > error;
+            if (clears(ends_a.start, ends_b.start, error)) {
+                return true;
+            }
+            return clears(lowest_at(a_, h, false).value, lowest_at(b_, h, false).value, error)
+                && clears(a_.lowest, b_.lowest, constant_error_);
         }
 
-        /// A guess of the contact: where the model (heights and rates less the parabola, no rounding terms) first
-        /// reaches zero in [0, limit], or `limit` if it stays positive there. The model is the least over pairs
-        /// (vertex i of a, vertex j of b) of the parabolas f_ij(h) = height_i - height_j + h (rate_i - rate_j) -
-        /// curvature h^2, each positive at 0 and concave, so its first root is the least of theirs: the root of the
-        /// pair active at h is at or after it, and jumping there moves h down until the active pair's root is the
-        /// model's (usually at once: near a contact the active pair stays). apart_for() certifies the steps taken.
-        [[nodiscard]] double predicted_contact(double limit) const
+        /// A guess of the contact: the first time in [0, limit] (within `tolerance`, from below) where the bound
+        /// at h (no rounding terms) reaches zero, or `limit` if it stays positive there. Newton's steps on the
+        /// lowest vertices, kept inside a bracket that shrinks from both sides. apart_for() certifies the steps.
+        [[nodiscard]] double predicted_contact(double limit, double tolerance) const
         {
-            // The pair active at 0 (the lowest of a, the highest of b) bounds the root first.
-            const std::size_t i0
-                = static_cast<std::size_t>(std::min_element(heights_a_.begin(), heights_a_.end()) - heights_a_.begin());
-            const std::size_t j0
-                = static_cast<std::size_t>(std::max_element(heights_b_.begin(), heights_b_.end()) - heights_b_.begin());
-            double h = std::min(limit, parabola_root(heights_a_[i0] - heights_b_[j0], rates_a_[i0] - rates_b_[j0]));
-            constexpr int MAX_JUMPS = 16;
-            for (int k = 0; k < MAX_JUMPS; ++k) {
-                const auto [i, j] = active_pair(h);
-                const double value
-                    = heights_a_[i] - heights_b_[j] + h * (rates_a_[i] - rates_b_[j]) - curvature_ * h * h;
-                if (value >= 0.0) {
-                    return h;
+            // The bracket [low, high]: the bound is >= 0 at low, < 0 at high (once high_value is known).
+            double low = 0.0, high = limit;
+            double low_value = start_.value, high_value = INFINITE; // (INFINITE: the bound at limit not evaluated)
+            Value at = start_;
+            double h = 0.0;
+            constexpr int MAX_ITERATIONS = 16;
+            for (int k = 0; k < MAX_ITERATIONS && high - low > tolerance; ++k) {
+                double next = at.slope < 0.0 ? h - at.value / at.slope : INFINITE;
+                if (at.value < 0.0) {
+                    // From above Newton lands at or past a concave bound's root: a short step is within tolerance.
+                    if (!(next < h - 0.5 * tolerance)) {
+                        return std::max(low, h - tolerance);
+                    }
+                    next -= 0.5 * tolerance; // aim just short
+                    if (next <= low && next > low - tolerance) {
+                        return low;
+                    }
+                } else if (next - h <= tolerance) {
+                    return h; // from below Newton overshoots a concave bound's root: it lies within tolerance
                 }
-                const double next = parabola_root(heights_a_[i] - heights_b_[j], rates_a_[i] - rates_b_[j]);
-                if (!(next < h) || !(next >= 0.0)) {
-                    return h;
+                if (!(next > low && next < high)) {
+                    // Newton leaves the bracket: the limit first, then the secant of the bracket's ends.
+                    next = high_value == INFINITE ? limit : low + (high - low) * (low_value / (low_value - high_value));
+                    if (!(next > low && next <= high) || (next == high && high_value != INFINITE)) {
+                        next = 0.5 * (low + high);
+                    }
                 }
                 h = next;
+                at = bound_at(h);
+                if (at.value >= 0.0) {
+                    if (h == limit) {
+                        return limit;
+                    }
+                    low = h;
+                    low_value = at.value;
+                } else {
+                    high = h;
+                    high_value = at.value;
+                }
             }
-            return h;
+            return high_value == INFINITE && bound_at(limit).value >= 0.0 ? limit : low;
         }
 
-        /// Whether the parabola's share of the model moves a root near h by at most `tolerance` (as a time): its
-        /// bend curvature h^2 over the mean closing rate (the separation at 0 over h).
+        /// Whether the bound's departure from the true separation moves a root near h by at most `tolerance` (as a
+        /// time): the remainders that it leaves out (|A| x^4 / 24 + |B| x^3 / 6 per point, within the side's
+        /// curvature h^2 (x / 6 + x^2 / 24); the whole curvature h^2 where it is coarse) over the mean closing rate
+        /// (the separation at 0 over h).
         [[nodiscard]] bool sharp_root(double h, double tolerance) const
         {
-            const double gap = *std::min_element(heights_a_.begin(), heights_a_.end())
-                - *std::max_element(heights_b_.begin(), heights_b_.end());
-            return curvature_ * h * h * h <= tolerance * gap;
+            return (slack(a_, h) + slack(b_, h)) * h <= tolerance * start_.value;
         }
 
     private:
-        /// The vertices (of a, of b) whose lines are lowest and highest at h.
-        [[nodiscard]] std::pair<std::size_t, std::size_t> active_pair(double h) const
+        /// One body's terms, its turn and the coarse bound on its points' curvature along n.
+        struct Side {
+            SeparationTerms terms;
+            double spin = 0.0; ///< |w| rounded up; 0 without a turn (then only the lines are read)
+            double curvature = 0.0; ///< |n x w| |w| radius >= |n.x''| for every point
+            double lowest = 0.0; ///< the lowest height (SeparationSummary): the side's part of the bound at 0
+            double lowest_rate = 0.0; ///< the least rate at the lowest height
+        };
+        /// A side's bound at a time and its slope there (of the vertex that is lowest).
+        struct Value {
+            double value;
+            double slope;
+        };
+        /// The least of a side's vertex bounds at h. Where the side turns by at most MAX_LIFT_TURN over h (beyond,
+        /// x^3 / 6 outgrows x^2 / 2 and the lifts' tangent fails), per vertex,
+        /// with (where `lifted`) lift psi(x_h): the tangent of lift psi at h, below lift (1 - cos x) on [0, h],
+        /// taken at h; else the lines less the coarse curvature h^2 / 2 (valid at any angle).
+        [[nodiscard]] static Value lowest_at(const Side& side, double h, bool lifted)
         {
-            std::size_t i = 0, j = 0;
-            double low = INFINITE, high = -INFINITE;
-            for (std::size_t k = 0; k < heights_a_.size(); ++k) {
-                const double x = heights_a_[k] + h * rates_a_[k];
-                if (x < low) {
-                    low = x;
-                    i = k;
+            const SeparationTerms& t = side.terms;
+            const std::size_t count = t.heights.size();
+            const double x = side.spin * h;
+            double low = INFINITE;
+            std::size_t lowest = 0;
+            if (x <= MAX_LIFT_TURN && side.spin != 0.0) {
+                const double weight = lifted ? lift_at_end(x) : 0.0;
+                for (std::size_t k = 0; k < count; ++k) {
+                    const double value
+                        = t.heights[k] + h * (t.rates[k] - h * (t.bends[k] + h * t.twists[k])) + weight * t.lifts[k];
+                    if (value < low) {
+                        low = value;
+                        lowest = k;
+                    }
                 }
+                const double weight_slope = lifted ? lift_slope_at_end(x, side.spin) : 0.0;
+                return { low,
+                         t.rates[lowest] - h * (2.0 * t.bends[lowest] + 3.0 * h * t.twists[lowest])
+                             + weight_slope * t.lifts[lowest] };
             }
-            for (std::size_t k = 0; k < heights_b_.size(); ++k) {
-                const double x = heights_b_[k] + h * rates_b_[k];
-                if (x > high) {
-                    high = x;
-                    j = k;
+            double rate = side.lowest_rate;
+            if (side.spin == 0.0) {
+                // Without a turn every rate is n.d, and rounding is monotone: the lowest height's line is the
+                // lowest at h (the same bits as the loop below).
+                low = side.lowest + h * rate;
+            } else {
+                for (std::size_t k = 0; k < count; ++k) {
+                    const double value = t.heights[k] + h * t.rates[k];
+                    if (value < low) {
+                        low = value;
+                        lowest = k;
+                    }
                 }
+                rate = t.rates[lowest];
             }
-            return { i, j };
+            return { low - rounded_up(0.5 * side.curvature * h * h), rate - side.curvature * h };
+        }
+        /// A side's bound at 0 and at h under the lifts' tangent at h (where it turns by at most MAX_LIFT_TURN; else
+        /// the coarse bound, the heights at 0). At 0 each unit of lift costs psi(x_h) - x_h psi'(x_h) = -(x_h^2 / 2
+        /// - x_h^4 / 8).
+        struct Ends {
+            double start;
+            double end;
+        };
+        [[nodiscard]] static Ends lifted_ends(const Side& side, double h)
+        {
+            const SeparationTerms& t = side.terms;
+            const double x = side.spin * h;
+            if (!(x <= MAX_LIFT_TURN) || side.spin == 0.0) {
+                return { side.lowest, lowest_at(side, h, false).value };
+            }
+            const double weight = lift_at_end(x);
+            const double drop = lift_drop_at_start(x);
+            Ends low { INFINITE, INFINITE };
+            for (std::size_t k = 0; k < t.heights.size(); ++k) {
+                low.start = std::min(low.start, t.heights[k] - drop * t.lifts[k]);
+                low.end = std::min(
+                    low.end,
+                    t.heights[k] + h * (t.rates[k] - h * (t.bends[k] + h * t.twists[k])) + weight * t.lifts[k]);
+            }
+            return low;
+        }
+        /// Whether a bound whose sides' parts are low_a and low_b is positive beyond `error` and the sum's own
+        /// rounding (an ulp of each term, inside 2 ulps of their magnitudes).
+        [[nodiscard]] static bool clears(double low_a, double low_b, double error)
+        {
+            return low_a + low_b > error + 2.0 * UNIT_ROUNDOFF * (std::abs(low_a) + std::abs(low_b));
+        }
+        [[nodiscard]] Value bound_at(double h) const
+        {
+            const Value va = lowest_at(a_, h, true), vb = lowest_at(b_, h, true);
+            return { va.value + vb.value, va.slope + vb.slope };
+        }
+        [[nodiscard]] static double slack(const Side& side, double h)
+        {
+            const double x = side.spin * h;
+            const double share = x <= MAX_LIFT_TURN ? x / 6.0 + x * x / 24.0 : 1.0;
+            return side.curvature * h * h * share;
+        }
+        /// The rounding of a side's bend coefficients: A within 2 error (the arm's) + a few ulps of the radius (n_perp,
+        /// the dot product), times |w|^2 / 2; with 16 ulps of |w|^2 radius for the evaluation of the bend and lift
+        /// terms (each at most |w|^2 radius h^2) and the rounded-up |w| in the lifts' tangent.
+        [[nodiscard]] static double bend_error(const ConvexSide& side)
+        {
+            const double spin = side.step_angle();
+            return spin * spin * (side.error() + 48.0 * UNIT_ROUNDOFF * side.radius());
+        }
+        /// The rounding of a side's twist coefficients: n.(w x arm) within rate_error(), times |w|^2 / 6; with 16 ulps
+        /// of |w|^3 radius for their evaluation.
+        [[nodiscard]] static double twist_error(const ConvexSide& side)
+        {
+            const double spin = side.step_angle();
+            return spin * spin * (side.rate_error() / 6.0 + 16.0 * UNIT_ROUNDOFF * spin * side.radius());
+        }
+        /// The five arrays of a side of `count` vertices from `offset` in storage_.
+        [[nodiscard]] SeparationTerms terms_in(std::size_t offset, std::size_t count)
+        {
+            double* at = storage_ + offset;
+            return { { at, count },
+                     { at + count, count },
+                     { at + 2 * count, count },
+                     { at + 3 * count, count },
+                     { at + 4 * count, count } };
         }
 
-        /// The positive root of gap + h rate - curvature h^2 (gap > 0), infinite if there is none; each form
-        /// avoids the cancellation of the other.
-        [[nodiscard]] double parabola_root(double gap, double rate) const
-        {
-            if (curvature_ == 0.0) {
-                return rate < 0.0 ? gap / -rate : INFINITE;
-            }
-            const double root = std::sqrt(rate * rate + 4.0 * curvature_ * gap);
-            return rate < 0.0 ? 2.0 * gap / (root - rate) : (rate + root) / (2.0 * curvature_);
-        }
-
-        /// The four arrays below in one allocation.
-        ScratchVector<double> storage_;
-        std::span<double> heights_a_, rates_a_, heights_b_, rates_b_;
-        double curvature_ = 0.0;
+        /// The arrays of both sides in one allocation from the query's arena (freed with it; left uninitialized:
+        /// update() writes every term that is read).
+        double* storage_;
+        Side a_;
+        Side b_;
+        Value start_ { 0.0, 0.0 }; ///< the bound at 0 (no rounding terms) and its slope there
         double constant_error_ = 0.0;
         double rate_error_ = 0.0;
+        double bend_error_ = 0.0;
+        double twist_error_ = 0.0;
     };
 
     class ConvexSearch {
@@ -399,7 +566,7 @@ namespace {
                 }
                 const SeparationModel& model = model_;
                 const double remaining = options_.t_max - t;
-                const double contact = std::min(model.predicted_contact(remaining), remaining);
+                const double contact = std::min(model.predicted_contact(remaining, 0.125 * options_.eps), remaining);
                 if (contact <= 0.5 * options_.eps && !probed) {
                     // The contact is likely within eps: an overlap at t + eps proves it.
                     probed = true;

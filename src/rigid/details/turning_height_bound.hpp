@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// A lower bound on the height n.x(s) of a body point along a fixed direction n while the body moves a fraction s of
+// the step on (RigidMotion's formula from a placed time: the arm about the centre of mass turns about the axis by
+// x = |w| s, the centre moves by s d). Exactly,
+//
+//     n.x(s) = height + s rate + A (cos x - 1) + B (sin x - x),
+//
+// with rate = n.d + n.(w x arm), A = n.arm_perp (arm_perp: the arm less its part along the axis) and
+// B |w| = n.(w x arm): along n the point's circle is a sinusoid. As cos x - 1 >= -x^2 / 2 and sin x - x >= -x^3 / 6
+// (x >= 0), only the points that the turn carries towards -n pay, and only the remainders:
+//
+//     n.x(s) >= height + s rate - bend s^2 - twist s^3,  bend = |w|^2 max(A, 0) / 2,  twist = |w|^2 max(|w| B, 0) / 6,
+//
+// concave in s. Where A < 0 the turn lifts the point (A (cos x - 1) = lift (1 - cos x), lift = -A >= 0), and
+// 1 - cos x >= psi(x) = x^2 / 2 - x^4 / 24, convex for x <= sqrt(2): on [0, h] with x_h = |w| h <= sqrt(2), psi's
+// tangent at x_h, lift (psi(x_h) + psi'(x_h) (x - x_h)), is a linear (so concave) lower bound of the lift's share,
+// exact to x^6 / 720 at h and -lift (x_h^2 / 2 - x_h^4 / 8) at 0. SeparationModel (convex_contact.cpp) sums these
+// per vertex with their rounding errors; test_turning_height_bound.cpp checks the inequalities in long double.
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include <algorithm>
+
+namespace ccdkit::details {
+
+/// A point's terms of the bound (file comment), at the placed time.
+struct TurningHeightTerms {
+    double height; ///< n.x
+    double rate; ///< n.x' = n.d + n.(w x arm)
+    double bend; ///< |w|^2 max(A, 0) / 2
+    double twist; ///< |w|^2 max(|w| B, 0) / 6
+    double lift; ///< max(-A, 0)
+};
+
+/// What the terms of every point share along one direction n: computed once per direction.
+class TurningDirection {
+public:
+    /// @param n the direction; @param travel d; @param spin w; @param spin_axis w / |w| (zero without a turn);
+    /// @param spin_norm |w| (rounded up by callers that bound rounding)
+    TurningDirection(
+        const Eigen::Vector3d& n,
+        const Eigen::Vector3d& travel,
+        const Eigen::Vector3d& spin,
+        const Eigen::Vector3d& spin_axis,
+        double spin_norm)
+        : n_(n)
+        , along_(n.dot(travel))
+        , across_(n.cross(spin)) // (n x w).arm = n.(w x arm): one cross product per direction, not per point
+        , off_axis_(n - spin_axis * spin_axis.dot(n)) // n_perp.arm = n.arm_perp
+        , bend_scale_(0.5 * spin_norm * spin_norm)
+        , twist_scale_(spin_norm * spin_norm / 6.0)
+    {
+    }
+
+    /// The terms of the point at `point` with arm `arm` (point - centre of mass).
+    [[nodiscard]] TurningHeightTerms terms(const Eigen::Vector3d& point, const Eigen::Vector3d& arm) const
+    {
+        const double spin_rate = across_.dot(arm);
+        const double radial = off_axis_.dot(arm);
+        return { n_.dot(point), along_ + spin_rate, bend_scale_ * std::max(radial, 0.0),
+                 twist_scale_ * std::max(spin_rate, 0.0), std::max(-radial, 0.0) };
+    }
+    /// n.d, the rate of a point without a turn.
+    [[nodiscard]] double along() const { return along_; }
+    /// n x w.
+    [[nodiscard]] const Eigen::Vector3d& across() const { return across_; }
+
+private:
+    Eigen::Vector3d n_;
+    double along_;
+    Eigen::Vector3d across_;
+    Eigen::Vector3d off_axis_;
+    double bend_scale_;
+    double twist_scale_;
+};
+
+/// Largest turn x_h for which the lifts' tangent bounds (psi convex up to sqrt(2)).
+inline constexpr double MAX_LIFT_TURN = 1.4;
+
+/// psi(x) = x^2 / 2 - x^4 / 24 <= 1 - cos x: a unit lift's share of the bound at the end of [0, h], x = |w| h.
+[[nodiscard]] inline double lift_at_end(double x) { return x * x * (0.5 - x * x / 24.0); }
+/// psi'(x) |w|: the slope in h of lift_at_end(|w| h).
+[[nodiscard]] inline double lift_slope_at_end(double x, double spin) { return spin * x * (1.0 - x * x / 6.0); }
+/// x^2 / 2 - x^4 / 8 = x psi'(x) - psi(x): what a unit lift's tangent at the end of [0, h] takes off the bound at 0.
+[[nodiscard]] inline double lift_drop_at_start(double x) { return x * x * (0.5 - x * x / 8.0); }
+
+} // namespace ccdkit::details

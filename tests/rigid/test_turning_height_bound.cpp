@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// The lower bound on a turning point's height along a fixed direction (turning_height_bound.hpp), against the exact
+// motion evaluated in long double (Rodrigues' formula) at many times: the concave bound for every angle, the lifts'
+// tangent on [0, h] where the turn over h is at most MAX_LIFT_TURN, and how close the bound at h comes.
+
+#include "random_motions.hpp"
+#include "rigid/details/turning_height_bound.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ccdkit {
+namespace {
+
+    using details::lift_at_end;
+    using details::lift_drop_at_start;
+    using details::lift_slope_at_end;
+    using details::MAX_LIFT_TURN;
+    using details::TurningDirection;
+    using details::TurningHeightTerms;
+
+    using Real = long double;
+    using Vec = Eigen::Matrix<Real, 3, 1>;
+
+    /// One point's motion: centre c + s d, arm turned by exp(s [w]).
+    struct PointMotion {
+        Eigen::Vector3d center, arm, travel, spin, n;
+
+        /// The exact height n.x(s) in long double.
+        [[nodiscard]] Real height_at(Real s) const
+        {
+            const Vec w = spin.cast<Real>();
+            const Real angle = w.norm() * s;
+            Vec arm_s = arm.cast<Real>();
+            if (w.norm() > 0) {
+                const Vec axis = w / w.norm();
+                arm_s = arm_s * std::cos(angle) + axis.cross(arm_s) * std::sin(angle)
+                    + axis * axis.dot(arm_s) * (1 - std::cos(angle));
+            }
+            const Vec x = center.cast<Real>() + s * travel.cast<Real>() + arm_s;
+            return n.cast<Real>().dot(x);
+        }
+        [[nodiscard]] TurningHeightTerms terms() const
+        {
+            const double spin_norm = spin.norm();
+            const Eigen::Vector3d axis = spin_norm > 0.0 ? Eigen::Vector3d(spin / spin_norm) : Eigen::Vector3d::Zero();
+            return TurningDirection(n, travel, spin, axis, spin_norm).terms(center + arm, arm);
+        }
+    };
+
+    PointMotion random_motion(test_support::RandomMotions& random, double max_angle)
+    {
+        return { random.vector(2.0), random.direction() * random.uniform(0.0, 1.5), random.vector(3.0),
+                 random.direction() * random.uniform(0.0, max_angle), random.direction() };
+    }
+
+    /// Rounding of the terms in double (the model adds its own error terms for it): far above, far below any gap.
+    constexpr Real SLACK = 1e-12;
+
+    TEST(TurningHeightBound, ConcaveBoundHoldsAtAnyAngle)
+    {
+        test_support::RandomMotions random(11);
+        for (int trial = 0; trial < 2000; ++trial) {
+            const PointMotion m = random_motion(random, trial % 2 == 0 ? 2.0 : 20.0);
+            const TurningHeightTerms t = m.terms();
+            for (int k = 0; k <= 200; ++k) {
+                const double s = k / 200.0;
+                const Real bound = t.height + s * t.rate - s * s * t.bend - s * s * s * t.twist;
+                ASSERT_LE(bound, m.height_at(s) + SLACK) << "trial " << trial << " s " << s;
+            }
+        }
+    }
+
+    TEST(TurningHeightBound, LiftTangentHoldsOnTheInterval)
+    {
+        test_support::RandomMotions random(12);
+        int lifted = 0;
+        for (int trial = 0; trial < 2000; ++trial) {
+            const PointMotion m = random_motion(random, 3.0);
+            const TurningHeightTerms t = m.terms();
+            const double spin = m.spin.norm();
+            if (spin == 0.0) {
+                continue;
+            }
+            const double h = std::min(1.0, random.uniform(0.0, 1.0) * MAX_LIFT_TURN / spin);
+            const double x_h = spin * h;
+            lifted += t.lift > 0.0;
+            // At 0 the tangent costs lift_drop_at_start; at h it adds lift_at_end; linear in between.
+            const Real at_start = -Real(lift_drop_at_start(x_h));
+            const Real at_end = lift_at_end(x_h);
+            for (int k = 0; k <= 200; ++k) {
+                const double s = h * k / 200.0;
+                const Real tangent = t.lift * (at_start + (at_end - at_start) * (s / h)); // linear between its ends
+                const Real bound = t.height + s * t.rate - s * s * t.bend - s * s * s * t.twist + tangent;
+                ASSERT_LE(bound, m.height_at(s) + SLACK) << "trial " << trial << " s " << s << " h " << h;
+            }
+            // The tangent's slope in x is psi'(x_h): its ends agree with lift_slope_at_end.
+            EXPECT_NEAR(
+                static_cast<double>(lift_at_end(x_h) + lift_drop_at_start(x_h)),
+                x_h * lift_slope_at_end(x_h, spin) / spin, 1e-12);
+        }
+        EXPECT_GT(lifted, 500); // (about half the points turn away from n)
+    }
+
+    TEST(TurningHeightBound, BoundAtTheEndMissesOnlyHigherOrderTerms)
+    {
+        // With the lift, the bound at h departs from the exact height by at most |A| x^4 / 24 + |B| x^3 / 6 (and
+        // x^6 / 720 of the lift): a cubic remainder, where the global curvature bound leaves a quadratic one.
+        test_support::RandomMotions random(13);
+        for (int trial = 0; trial < 2000; ++trial) {
+            const PointMotion m = random_motion(random, 3.0);
+            const TurningHeightTerms t = m.terms();
+            const double spin = m.spin.norm();
+            const double h = spin > 0.0 ? std::min(1.0, random.uniform(0.0, 1.0) * MAX_LIFT_TURN / spin) : 0.5;
+            const double x = spin * h;
+            const Real bound = t.height + h * t.rate - h * h * t.bend - h * h * h * t.twist + t.lift * lift_at_end(x);
+            const double amplitude = m.arm.norm(); // >= |A|, |B|
+            const Real remainder = amplitude * (x * x * x * x / 24.0 + x * x * x / 6.0 + std::pow(x, 6) / 720.0);
+            const Real exact = m.height_at(h);
+            ASSERT_LE(bound, exact + SLACK);
+            ASSERT_GE(bound, exact - remainder - SLACK) << "trial " << trial;
+        }
+    }
+
+    TEST(TurningHeightBound, NoTurnIsExactLines)
+    {
+        test_support::RandomMotions random(14);
+        for (int trial = 0; trial < 100; ++trial) {
+            PointMotion m = random_motion(random, 1.0);
+            m.spin.setZero();
+            const TurningHeightTerms t = m.terms();
+            EXPECT_EQ(t.bend, 0.0);
+            EXPECT_EQ(t.twist, 0.0);
+            for (int k = 0; k <= 10; ++k) {
+                const double s = k / 10.0;
+                EXPECT_NEAR(static_cast<double>(t.height + s * t.rate - m.height_at(s)), 0.0, 1e-12);
+            }
+        }
+    }
+
+} // namespace
+} // namespace ccdkit
