@@ -930,5 +930,135 @@ namespace {
         EXPECT_EQ(r_still.toi_lower, 0.0);
     }
 
+    /// A unit axis `tilt` radians off z (towards a random side).
+    Eigen::Vector3d tilted_z(Random& random, double tilt)
+    {
+        const double side = random.uniform(0.0, 2.0 * std::numbers::pi);
+        return { std::sin(tilt) * std::cos(side), std::sin(tilt) * std::sin(side), std::cos(tilt) };
+    }
+
+    /// The per-vertex turning bound (turning_height_bound.hpp) at its edges: rods (half length 1, half thickness
+    /// 1e-3, times `scale`, `away` scales from the origin) turning about their centres by 0.3 to 20 rad per step,
+    /// about axes 0 to 0.1 rad off the normal of the block their corners graze (perpendicular to the contact
+    /// normal), dipping 1e-9 to 1e-3 of their length into it (or missing it by 1e-9) about a chosen time from 1e-9
+    /// to 1; one body at rest or both moving (the block drifting, turning slowly), either order.
+    TEST(ConvexReview, TurningRodCornersGrazeABlock)
+    {
+        Tally tally;
+        const std::array<double, 5> whens { 1e-9, 1e-4, 0.5, 1.0 - 1e-6, 1.0 };
+        const std::array<double, 5> depths { 1e-9, 1e-6, 1e-3, -1e-9, 1e-7 };
+        for (const double scale : { 1e-6, 1.0, 1e6 }) {
+            for (const double away : { 0.0, 1e6 }) {
+                Random random(1101);
+                for (int k = 0; k < scale_count(12); ++k) {
+                    const double length = scale, thick = 1e-3 * scale;
+                    const double rate = k % 3 == 0 ? random.uniform(0.3, 1.4) : random.uniform(1.4, 20.0);
+                    const double when = k % 5 == 2 ? random.uniform(0.0, 1.0) : whens[static_cast<std::size_t>(k % 5)];
+                    const double depth = depths[static_cast<std::size_t>(k % 5)] * length;
+                    const double tilt = std::array<double, 4> { 0.0, 1e-6, 1e-3, 0.1 }[static_cast<std::size_t>(k % 4)];
+                    const Eigen::Vector3d axis = tilted_z(random, tilt);
+                    // The corner (length, -thick) lies alpha below the rod's axis: it points along x at the time
+                    // `when` (first contact about then, several turns per step aside).
+                    const double alpha = std::atan2(thick, length);
+                    const double start = alpha - rate * when;
+                    const Eigen::Vector3d offset = Eigen::Vector3d(away, -0.5 * away, 0.25 * away) * scale;
+                    const RigidBody rod { box_solid({ length, thick, thick }),
+                                          RigidMotion(
+                                              { Eigen::Quaterniond(Eigen::AngleAxisd(start, axis)), offset },
+                                              Eigen::Vector3d::Zero(), axis * rate) };
+                    const double reach = std::hypot(length, thick) - depth;
+                    const bool drifting = k % 2 == 1;
+                    const RigidBody block {
+                        box_solid(Eigen::Vector3d(0.2, 0.5, 0.5) * scale),
+                        RigidMotion(
+                            { .translation = offset + Eigen::Vector3d(reach + 0.2 * scale, 0, 0) },
+                            drifting ? Eigen::Vector3d(random.vector(1e-3 * scale)) : Eigen::Vector3d::Zero(),
+                            drifting ? Eigen::Vector3d(random.vector(1e-3)) : Eigen::Vector3d::Zero())
+                    };
+                    const bool swap = k % 4 >= 2;
+                    check(
+                        { named(("rod-graze-" + std::to_string(scale) + "-" + std::to_string(away)).c_str(), k),
+                          swap ? block : rod, swap ? rod : block, options(), 1e-7 },
+                        tally);
+                }
+            }
+        }
+        std::printf(
+            "TurningRodCornersGrazeABlock: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
+            tally.convex);
+    }
+
+    /// Two rods (half length 1, long and thin or stubby) turning in opposite senses about parallel axes, mirror
+    /// images of each other (up to a perturbation), so that their tips meet head on at a chosen time: the contact
+    /// normal is perpendicular to both axes and both sides' bends, twists and lifts count.
+    TEST(ConvexReview, RodsTurningInOppositeSenses)
+    {
+        Tally tally;
+        Random random(1202);
+        for (int k = 0; k < scale_count(32); ++k) {
+            const double thick = k % 2 == 0 ? 1e-3 : 0.2;
+            const double rate = random.uniform(0.3, 20.0);
+            const double when = k % 4 == 0 ? 1.0 - 1e-9 : random.uniform(0.0, 1.0);
+            const double depth = (k % 3 == 0 ? -1e-9 : std::pow(10.0, random.uniform(-9.0, -3.0)));
+            const double alpha = std::atan2(thick, 1.0);
+            const double gap = 2.0 * std::hypot(1.0, thick) - depth; // between the centres
+            const double wobble = k % 5 == 0 ? 0.0 : 1e-4;
+            const RigidShape rod = box_solid({ 1.0, thick, thick });
+            const RigidBody a {
+                rod,
+                RigidMotion(
+                    { Eigen::Quaterniond(Eigen::AngleAxisd(alpha - rate * when, Eigen::Vector3d::UnitZ())),
+                      Eigen::Vector3d::Zero() },
+                    Eigen::Vector3d::Zero(), Eigen::Vector3d(0, 0, rate))
+            };
+            const RigidBody b {
+                rod,
+                RigidMotion(
+                    { Eigen::Quaterniond(Eigen::AngleAxisd(rate * when - alpha, Eigen::Vector3d::UnitZ())),
+                      Eigen::Vector3d(gap, 0, 0) },
+                    random.vector(wobble), Eigen::Vector3d(random.vector(wobble)) - Eigen::Vector3d(0, 0, rate))
+            };
+            check({ named("opposite-senses", k), k % 2 == 0 ? a : b, k % 2 == 0 ? b : a, options(), 1e-7 }, tally);
+        }
+        std::printf(
+            "RodsTurningInOppositeSenses: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
+            tally.convex);
+    }
+
+    /// Boxes spinning fast (0.5 to 20 rad per step) about an axis 0 to 0.1 rad off the contact normal, falling onto
+    /// a plate (its lowest point wobbles with the tilt): A and B of each vertex nearly zero along the axis, the
+    /// lifts' and bends' terms at their smallest; with a slow approach (0.01 per step: spin dominates) or a fast one.
+    TEST(ConvexReview, SpinsAboutTheContactNormal)
+    {
+        Tally tally;
+        Random random(1303);
+        for (int k = 0; k < scale_count(40); ++k) {
+            const double tilt = std::array<double, 5> { 0.0, 1e-9, 1e-6, 1e-3, 0.1 }[static_cast<std::size_t>(k % 5)];
+            const double rate = random.uniform(0.5, 20.0);
+            const Eigen::Vector3d axis = tilted_z(random, tilt);
+            const Eigen::Vector3d half = Eigen::Vector3d(0.1, 0.1, 0.1) + random.vector(0.4).cwiseAbs();
+            // Upright or at a random attitude; the lowest point at t = 0 is -lowest below the centre.
+            const Eigen::Quaterniond q = k % 2 == 0 ? Eigen::Quaterniond::Identity() : random.rotation();
+            double lowest = 0.0;
+            for (int c = 0; c < 8; ++c) {
+                const Eigen::Vector3d u(
+                    (c & 1) != 0 ? half.x() : -half.x(), (c & 2) != 0 ? half.y() : -half.y(),
+                    (c & 4) != 0 ? half.z() : -half.z());
+                lowest = std::min(lowest, (q * u).z());
+            }
+            const double fall = k % 3 == 0 ? 0.01 : random.uniform(0.1, 2.0);
+            const double gap = fall * random.uniform(0.0, 1.2);
+            const RigidBody a { box_solid(half),
+                                RigidMotion({ q, Eigen::Vector3d::Zero() }, { 0, 0, -fall }, axis * rate) };
+            const RigidBody plate { box_solid({ 2.0, 2.0, 0.1 }), still({ 0, 0, lowest - gap - 0.1 }) };
+            check(
+                { named("spin-about-normal", k), k % 4 == 3 ? plate : a, k % 4 == 3 ? a : plate, options(), 1e-7 },
+                tally);
+        }
+        std::printf(
+            "SpinsAboutTheContactNormal: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
+            tally.convex);
+    }
+
 } // namespace
 } // namespace ccdkit
