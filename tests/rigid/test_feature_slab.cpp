@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -103,6 +107,50 @@ namespace {
         const details::FeatureSlab all { points, heights, 3.0, 3.0 };
         ASSERT_TRUE(all.clip(triangle, 0, box));
         EXPECT_TRUE((box.min == Eigen::Array3d(0, 0, 1)).all() && (box.max == Eigen::Array3d(1, 1, 3)).all());
+    }
+
+    /// A feature wholly below the limit keeps the box of its corners to the bit, as the union of its corners with an
+    /// empty box (from infinities) gives: the first kept corner starts the box. Zeros of both signs and a corner
+    /// repeated check that the first kept corner's bits win ties, as std::min and std::max do from an empty box.
+    TEST(FeatureSlab, WholeFeatureKeepsTheBoxOfItsCornersBitForBit)
+    {
+        const auto bits = [](const Eigen::Array3d& x) {
+            return std::array<std::uint64_t, 3> { std::bit_cast<std::uint64_t>(x[0]),
+                                                  std::bit_cast<std::uint64_t>(x[1]),
+                                                  std::bit_cast<std::uint64_t>(x[2]) };
+        };
+        std::mt19937_64 rng(31);
+        std::uniform_int_distribution<int> pick(0, 4);
+        const std::array<double, 5> values { 0.0, -0.0, 1.5, -2.25, 1e300 };
+        Eigen::MatrixX3i triangle(1, 3);
+        triangle << 0, 1, 2;
+        Eigen::MatrixX2i edge(1, 2);
+        edge << 2, 0;
+        for (int k = 0; k < 2000; ++k) {
+            std::vector<Eigen::Vector3d> points;
+            for (int c = 0; c < 3; ++c) {
+                points.emplace_back(
+                    values[static_cast<std::size_t>(pick(rng))], values[static_cast<std::size_t>(pick(rng))],
+                    values[static_cast<std::size_t>(pick(rng))]);
+            }
+            const std::vector<double> heights { 0.0, -1.0, 0.5 };
+            const details::FeatureSlab slab { points, heights, 1.0, 1e300 };
+            for (const bool is_edge : { false, true }) {
+                details::ClippedFeature box {};
+                ASSERT_TRUE(is_edge ? slab.clip(edge, 0, box) : slab.clip(triangle, 0, box));
+                Eigen::Array3d low = Eigen::Array3d::Constant(std::numeric_limits<double>::infinity());
+                Eigen::Array3d high = -low;
+                for (const std::size_t c :
+                     is_edge ? std::vector<std::size_t> { 2, 0 } : std::vector<std::size_t> { 0, 1, 2 }) {
+                    for (Eigen::Index d = 0; d < 3; ++d) {
+                        low[d] = std::min(low[d], points[c][d]);
+                        high[d] = std::max(high[d], points[c][d]);
+                    }
+                }
+                EXPECT_EQ(bits(box.min), bits(low)) << "case " << k << " edge " << is_edge;
+                EXPECT_EQ(bits(box.max), bits(high)) << "case " << k << " edge " << is_edge;
+            }
+        }
     }
 
 } // namespace

@@ -54,9 +54,15 @@ struct FeatureSlab {
             return false;
         }
         out.index = static_cast<std::int32_t>(e);
-        out.min = Eigen::Array3d::Constant(std::numeric_limits<double>::infinity());
-        out.max = Eigen::Array3d::Constant(-std::numeric_limits<double>::infinity());
-        const auto add = [&out](const Eigen::Vector3d& x) {
+        // The box starts at the first kept corner (as the union with an empty box would give: min(inf, x) = x).
+        bool empty = true;
+        const auto add = [&out, &empty](const Eigen::Vector3d& x) {
+            if (empty) {
+                out.min = x.array();
+                out.max = x.array();
+                empty = false;
+                return;
+            }
             out.min = out.min.min(x.array());
             out.max = out.max.max(x.array());
         };

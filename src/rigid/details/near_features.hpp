@@ -12,6 +12,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory_resource>
 #include <span>
 #include <vector>
@@ -67,11 +68,18 @@ near_features(const FeatureSlab& slab, const MeshShapeData& mesh, std::pmr::memo
     NearFeatures out { std::pmr::vector<ClippedFeature>(arena) };
     auto& all = out.all;
     all.reserve(slab.points.size() + static_cast<std::size_t>(mesh.edges.rows() + mesh.faces.rows()));
-    // The edge set's words, then the face set's, in one allocation.
+    // The edge set's words and the face set's (zeroed), then where each clipped edge lies in `all` (-1 for edges
+    // outside the set), in one allocation.
     const auto words = [](Eigen::Index rows) { return (static_cast<std::size_t>(rows) + 63) / 64; };
     const std::size_t edge_words = words(mesh.edges.rows()), face_words = words(mesh.faces.rows());
-    std::pmr::vector<std::uint64_t> marks(edge_words + face_words, 0, arena);
-    const ElementSet edges { { marks.data(), edge_words } }, faces { { marks.data() + edge_words, face_words } };
+    const std::size_t mark_bytes = (edge_words + face_words) * sizeof(std::uint64_t);
+    const std::size_t slot_bytes = static_cast<std::size_t>(mesh.edges.rows()) * sizeof(std::int32_t);
+    auto* const memory = static_cast<std::byte*>(arena->allocate(mark_bytes + slot_bytes, alignof(std::uint64_t)));
+    std::memset(memory, 0, mark_bytes);
+    std::memset(memory + mark_bytes, 0xff, slot_bytes); // (all bits set: -1)
+    auto* const marks = static_cast<std::uint64_t*>(static_cast<void*>(memory));
+    auto* const slot = static_cast<std::int32_t*>(static_cast<void*>(memory + mark_bytes));
+    const ElementSet edges { { marks, edge_words } }, faces { { marks + edge_words, face_words } };
     for (std::size_t v = 0; v < slab.points.size(); ++v) {
         if (slab.heights[v] <= slab.limit) {
             all.push_back({ static_cast<std::int32_t>(v), slab.points[v].array(), slab.points[v].array() });
@@ -80,8 +88,6 @@ near_features(const FeatureSlab& slab, const MeshShapeData& mesh, std::pmr::memo
         }
     }
     out.edges_begin = all.size();
-    // Where each clipped edge lies in `all` (read only for the edges in the set).
-    std::pmr::vector<std::int32_t> slot(static_cast<std::size_t>(mesh.edges.rows()), -1, arena);
     edges.for_each([&](std::int32_t e) {
         ClippedFeature feature;
         [[maybe_unused]] const bool clipped = slab.clip(mesh.edges, e, feature);
