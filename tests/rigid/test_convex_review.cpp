@@ -227,6 +227,12 @@ namespace {
         int queries = 0;
         int hits = 0;
         int convex = 0; ///< answered by the convex path
+
+        /// The family's line of counts (printed with every run: how many queries reached the convex path).
+        void print(const char* family) const
+        {
+            std::printf("%s: %d queries, %d hits, %d by the convex path\n", family, queries, hits, convex);
+        }
     };
 
     /// Runs the query and checks it against the reference: no overlap (beyond rounding) before toi_lower, none at
@@ -410,8 +416,7 @@ namespace {
                 }
             }
         }
-        std::printf(
-            "GrazingContacts: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits, tally.convex);
+        tally.print("GrazingContacts");
     }
 
     /// Edge-to-edge first contacts (cubes turned 45 degrees about crossing axes) under translation, rotation and
@@ -432,9 +437,7 @@ namespace {
             const bool swap = k % 2 == 1;
             check({ named("edge-edge", k), swap ? b : a, swap ? a : b, options() }, tally);
         }
-        std::printf(
-            "EdgeEdgeFirstContacts: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
-            tally.convex);
+        tally.print("EdgeEdgeFirstContacts");
     }
 
     /// Aligned boxes meeting face to face (manifolds), translating, spinning about the normal, both moving.
@@ -463,8 +466,7 @@ namespace {
                 }
             }
         }
-        std::printf(
-            "FaceFaceManifolds: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits, tally.convex);
+        tally.print("FaceFaceManifolds");
     }
 
     /// Turns of 90 to 180 degrees and several whole turns per step, either or both bodies turning.
@@ -492,9 +494,7 @@ namespace {
                                     who == 0 ? Eigen::Vector3d::Zero() : Eigen::Vector3d(random.direction() * angle)) };
             check({ named("large-angle", k), a, b, options() }, tally);
         }
-        std::printf(
-            "LargeAnglesAndSeveralTurns: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
-            tally.convex);
+        tally.print("LargeAnglesAndSeveralTurns");
     }
 
     /// The same random screw motions at tiny and huge scales and far from the origin.
@@ -524,8 +524,7 @@ namespace {
                 }
             }
         }
-        std::printf(
-            "TinyAndHugeScales: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits, tally.convex);
+        tally.print("TinyAndHugeScales");
     }
 
     /// Bodies touching at t = 0 (approaching, leaving, sliding), contacts exactly at t = 1 and at t_max.
@@ -559,9 +558,7 @@ namespace {
                 }
             }
         }
-        std::printf(
-            "TouchingAtStartAndContactAtTheEnd: %d queries, %d hits, %d by the convex path\n", tally.queries,
-            tally.hits, tally.convex);
+        tally.print("TouchingAtStartAndContactAtTheEnd");
     }
 
     /// Thin slabs and long rods (100 x 0.01) spinning into boxes and slabs, either moving.
@@ -595,9 +592,7 @@ namespace {
                 check({ named("rod", k), k % 3 == 0 ? b : a, k % 3 == 0 ? a : b, options() }, tally);
             }
         }
-        std::printf(
-            "ThinSlabsAndLongRods: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
-            tally.convex);
+        tally.print("ThinSlabsAndLongRods");
     }
 
     /// Hulls of random point clouds (up to 256 vertices: the convex path's limit) against boxes and each other.
@@ -622,9 +617,7 @@ namespace {
             };
             check({ named("hull", k), a, b, options() }, tally);
         }
-        std::printf(
-            "HullsOfPointClouds: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
-            tally.convex);
+        tally.print("HullsOfPointClouds");
     }
 
     /// Manifolds of many tied pairs where the contacts' pruning (slab-clipped boxes, the cheap gap bound) must keep
@@ -690,9 +683,7 @@ namespace {
                 }
             }
         }
-        std::printf(
-            "FlatManifoldsKeepEveryPair: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
-            tally.convex);
+        tally.print("FlatManifoldsKeepEveryPair");
     }
 
     /// Every contact within `within` of the closest gap has a normal (b towards a) with z above `least_z`: a lands
@@ -733,9 +724,7 @@ namespace {
                 expect_normals_up(r, named("turning-landing", k - 1), INFINITY, -1e-6);
             }
         }
-        std::printf(
-            "EdgeNormalsOfATurningLanding: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
-            tally.convex);
+        tally.print("EdgeNormalsOfATurningLanding");
     }
 
     /// EdgeNormalsOfATurningLanding drawn at random: a flat box falling onto a larger box's top (landing flat or
@@ -767,9 +756,7 @@ namespace {
             // (Pairs kept farther away, within the slack of eps = 1e-3, are not held to it.)
             expect_normals_up(r, named("random-landing", k), 1e-6, -2e-3);
         }
-        std::printf(
-            "TurningLandingsAtRandom: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
-            tally.convex);
+        tally.print("TurningLandingsAtRandom");
     }
 
     /// A box at a random attitude 1.2 left of another, heading right at 0.9 to 1.8 per step turning by `spin`, the
@@ -870,9 +857,7 @@ namespace {
                 { named("turn-about-closest", k), k % 6 == 5 ? b : a, k % 6 == 5 ? a : b, options(), 1e-4 }, tally,
                 false);
         }
-        std::printf(
-            "TurnsAboutTheClosestPoint: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
-            tally.convex);
+        tally.print("TurnsAboutTheClosestPoint");
     }
 
     /// Edges parallel at the contact up to rounding: their cross product is rounding noise of either sense, so the
@@ -983,9 +968,7 @@ namespace {
                 }
             }
         }
-        std::printf(
-            "TurningRodCornersGrazeABlock: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
-            tally.convex);
+        tally.print("TurningRodCornersGrazeABlock");
     }
 
     /// Two rods (half length 1, long and thin or stubby) turning in opposite senses about parallel axes, mirror
@@ -1020,9 +1003,7 @@ namespace {
             };
             check({ named("opposite-senses", k), k % 2 == 0 ? a : b, k % 2 == 0 ? b : a, options(), 1e-7 }, tally);
         }
-        std::printf(
-            "RodsTurningInOppositeSenses: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
-            tally.convex);
+        tally.print("RodsTurningInOppositeSenses");
     }
 
     /// Boxes spinning fast (0.5 to 20 rad per step) about an axis 0 to 0.1 rad off the contact normal, falling onto
@@ -1055,9 +1036,7 @@ namespace {
                 { named("spin-about-normal", k), k % 4 == 3 ? plate : a, k % 4 == 3 ? a : plate, options(), 1e-7 },
                 tally);
         }
-        std::printf(
-            "SpinsAboutTheContactNormal: %d queries, %d hits, %d by the convex path\n", tally.queries, tally.hits,
-            tally.convex);
+        tally.print("SpinsAboutTheContactNormal");
     }
 
 } // namespace
