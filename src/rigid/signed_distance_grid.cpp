@@ -11,6 +11,7 @@
 //     below 16 u M; we take 32 u M.
 // Then phi(x) >= value - (32 u M + L e_pos), and dist(x, solid) >= phi(x) / L because phi <= 0 on the solid
 // and the segment from x to a solid point stays in the convex box D, where phi is L-Lipschitz.
+#include "core/details/ieee_arithmetic_scope.hpp"
 #include "core/details/ieee_arithmetic_tasks.hpp"
 #include "rigid/details/certified_rounding.hpp"
 #include "rigid/details/grid_lattice.hpp"
@@ -182,10 +183,18 @@ SignedDistanceGrid::Evaluation SignedDistanceGrid::evaluate(const Eigen::Vector3
     return { trilinear(corners, fraction), 32 * ROUNDOFF * magnitude + lipschitz_ * position_error };
 }
 
-double SignedDistanceGrid::interpolate(const Eigen::Vector3d& x) const { return evaluate(x).value; }
+// The public evaluations run in plain IEEE arithmetic whatever the caller's mode (ieee_arithmetic_scope.hpp): the
+// bounds' rounding terms assume it, and a flushed subnormal sample or product would read as zero.
+
+double SignedDistanceGrid::interpolate(const Eigen::Vector3d& x) const
+{
+    const details::IeeeArithmeticScope ieee;
+    return evaluate(x).value;
+}
 
 double SignedDistanceGrid::signed_distance(const Eigen::Vector3d& x) const
 {
+    const details::IeeeArithmeticScope ieee;
     const Vector3d p = x.cwiseMax(outer_.min.matrix()).cwiseMin(outer_.max.matrix());
     const double value = interpolate(p);
     if (p == x) {
@@ -231,6 +240,7 @@ double SignedDistanceGrid::clearance_in_domain(const Eigen::Vector3d& x) const
 
 double SignedDistanceGrid::clearance(const Eigen::Vector3d& x) const
 {
+    const details::IeeeArithmeticScope ieee;
     const Vector3d p = x.cwiseMax(outer_.min.matrix()).cwiseMin(outer_.max.matrix());
     const double at_p = clearance_in_domain(p);
     if (p == x) {
@@ -243,6 +253,7 @@ double SignedDistanceGrid::clearance(const Eigen::Vector3d& x) const
 
 double SignedDistanceGrid::depth(const Eigen::Vector3d& x) const
 {
+    const details::IeeeArithmeticScope ieee;
     const Evaluation e = evaluate(x);
     const double in_field = field_bound(x, details::lower_bound(-e.value, e.error));
     // Distance to the boundary of the inner box, which lies inside D (negative outside it).
@@ -255,6 +266,7 @@ double SignedDistanceGrid::depth(const Eigen::Vector3d& x) const
 
 Eigen::Vector3d SignedDistanceGrid::normal(const Eigen::Vector3d& x) const
 {
+    const details::IeeeArithmeticScope ieee;
     // Inside the box, differences of phi over a stencil kept inside the box (the estimate outside it has a
     // different slope); outside, differences of the estimate.
     const bool inside = (outer_.min <= x.array()).all() && (x.array() <= outer_.max).all();
@@ -276,6 +288,7 @@ Eigen::Vector3d SignedDistanceGrid::normal(const Eigen::Vector3d& x) const
 
 std::vector<SurfaceSample> SignedDistanceGrid::sample_surface(double spacing) const
 {
+    const details::IeeeArithmeticScope ieee;
     require_spacing(spacing, "SignedDistanceGrid::sample_surface", "spacing");
     const double split = std::ceil(2 * cell_size_ / spacing);
     if (split > 1024) {

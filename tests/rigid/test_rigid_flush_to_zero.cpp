@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <tuple>
 #include <vector>
 
@@ -102,6 +103,44 @@ namespace {
                 return bounds;
             };
             const std::vector<double> plain = run();
+            EXPECT_EQ(in_flush_to_zero_program(run), plain);
+            EXPECT_EQ(with_flush_to_zero_caller(run), plain);
+        }
+    }
+
+    TEST(RigidFlushToZero, GridQueriesCalledDirectlyAreThoseOfPlainArithmetic)
+    {
+        // A grid given its samples (a ball's distance) down to subnormal scales, queried through its own methods
+        // rather than an ImplicitShape: under denormals-are-zero a subnormal sample or coordinate reads as zero.
+        for (const double scale : { 1.0, 1e-300, 1e-310 }) {
+            SCOPED_TRACE(scale);
+            const Eigen::Vector3i dims(6, 6, 6);
+            const Eigen::Vector3d origin = Eigen::Vector3d::Constant(-2.5 * scale);
+            std::vector<double> values;
+            for (int k = 0; k < dims.z(); ++k) {
+                for (int j = 0; j < dims.y(); ++j) {
+                    for (int i = 0; i < dims.x(); ++i) {
+                        values.push_back((origin + Eigen::Vector3d(i, j, k) * scale).norm() - 1.3 * scale);
+                    }
+                }
+            }
+            const SignedDistanceGrid grid(origin, scale, dims, values);
+            const auto run = [&] {
+                std::vector<double> answers;
+                for (int i = -6; i <= 6; ++i) {
+                    const Eigen::Vector3d x = Eigen::Vector3d(0.41 * i, 0.23 * i - 0.3, 0.17 * i + 0.1) * scale;
+                    answers.push_back(grid.clearance(x));
+                    answers.push_back(grid.depth(x));
+                    answers.push_back(grid.signed_distance(x));
+                    answers.push_back(grid.interpolate(x));
+                    const Eigen::Vector3d normal = grid.normal(x);
+                    answers.insert(answers.end(), normal.data(), normal.data() + 3);
+                }
+                return answers;
+            };
+            const std::vector<double> plain = run();
+            // (The subnormal grid still tells points apart: not all answers are zero.)
+            EXPECT_TRUE(std::any_of(plain.begin(), plain.end(), [](double v) { return v != 0.0; }));
             EXPECT_EQ(in_flush_to_zero_program(run), plain);
             EXPECT_EQ(with_flush_to_zero_caller(run), plain);
         }
