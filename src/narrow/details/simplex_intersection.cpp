@@ -32,6 +32,15 @@ namespace {
         std::array<mpz_class, 64> minor;
     };
     thread_local ExactScratch exact_scratch;
+    /// Scratch numbers of the exact ranks (one_to_one_projection), kept per thread for the same reason: degenerate
+    /// configurations (resting bodies, coplanar motion) reach them for most of their tests, and fresh numbers
+    /// cost an allocation each.
+    struct RankScratch {
+        std::array<std::array<mpz_class, 4>, 6> coordinate;
+        std::array<std::array<mpz_class, 4>, 5> difference;
+        mpz_class product;
+    };
+    thread_local RankScratch rank_scratch;
 
     [[nodiscard]] const SimplexVertex& vertex_of(const Simplex& p, const Simplex& q, int i)
     {
@@ -66,10 +75,12 @@ namespace {
     }
 
     /// Rank of the differences z_i - z_0 (i < m) of integer points, leaving out coordinate `skip` (-1: none):
-    /// the dimension of their affine hull, or of its projection. Fraction-free elimination, exact.
-    [[nodiscard]] int affine_rank(const std::array<std::array<mpz_class, 4>, 6>& z, int m, int dim, int skip)
+    /// the dimension of their affine hull, or of its projection. Fraction-free elimination, exact, in
+    /// scratch.difference.
+    [[nodiscard]] int
+    affine_rank(const std::array<std::array<mpz_class, 4>, 6>& z, int m, int dim, int skip, RankScratch& scratch)
     {
-        std::array<std::array<mpz_class, 4>, 5> a;
+        auto& a = scratch.difference;
         int columns = 0;
         for (int j = 0; j < dim; ++j) {
             if (j == skip) {
@@ -89,10 +100,15 @@ namespace {
             if (pivot == m - 1) {
                 continue;
             }
-            std::swap(a[pivot], a[rank]);
+            for (int k = 0; k < columns; ++k) {
+                a[pivot][k].swap(a[rank][k]);
+            }
             for (int r = rank + 1; r < m - 1; ++r) {
                 for (int k = c + 1; k < columns; ++k) {
-                    a[r][k] = a[r][k] * a[rank][c] - a[rank][k] * a[r][c];
+                    // a[r][k] a[rank][c] - a[rank][k] a[r][c], into the scratch product (no temporaries).
+                    mpz_mul(scratch.product.get_mpz_t(), a[r][k].get_mpz_t(), a[rank][c].get_mpz_t());
+                    mpz_submul(scratch.product.get_mpz_t(), a[rank][k].get_mpz_t(), a[r][c].get_mpz_t());
+                    a[r][k].swap(scratch.product);
                 }
                 a[r][c] = 0;
             }
@@ -290,13 +306,15 @@ bool SimplexIntersection::one_to_one_projection(const Simplex& p, const Simplex&
     // The points span less than R^dim, so some coordinate axis is not parallel to their affine hull H:
     // dropping that coordinate keeps the hull's dimension, i.e. the projection is one-to-one on H, and the
     // simplices (inside H) meet iff their projections do. The ranks are exact.
-    std::array<std::array<mpz_class, 4>, 6> z;
+    // (The scratch is done with before the projections' own test, which may come back here.)
+    RankScratch& scratch = rank_scratch;
+    auto& z = scratch.coordinate;
     integer_coordinates(p, q, dim, z);
     const int m = p.size + q.size;
-    const int hull = affine_rank(z, m, dim, -1);
+    const int hull = affine_rank(z, m, dim, -1, scratch);
     int dropped = dim - 1;
     for (int e = 0; e < dim; ++e) {
-        if (affine_rank(z, m, dim, e) == hull) {
+        if (affine_rank(z, m, dim, e, scratch) == hull) {
             dropped = e;
             break;
         }
