@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "narrow/details/simplex_intersection.hpp"
+#include "rigid/details/certain_crossing.hpp"
 #include "rigid/details/contact_geometry.hpp"
 #include "rigid/details/contact_searches.hpp"
 #include "rigid/details/feature_pair.hpp"
@@ -85,10 +86,16 @@ namespace {
         for (std::size_t k = 0; k < points.size(); ++k) {
             scaled[k] = *points[k] * scale;
         }
-        // Resting bodies put most of these tests in one plane, where only the exact stage decides: a certain
-        // "apart" of the projections answers most of them first.
-        if (exact && details::apart_in_projection(scaled)) {
-            return false;
+        // Resting bodies put most of these tests in one plane, where the exact test's double filter cannot decide:
+        // a certain "apart" of the projections answers most of them first, and of the rest those a few ulps off
+        // the plane are decided by double-double signs (certain_crossing.hpp) before the exact stage (GMP).
+        if (exact) {
+            if (details::apart_in_projection(scaled)) {
+                return false;
+            }
+            if (const std::optional<bool> meet = details::certain_segment_meets_triangle(scaled)) {
+                return *meet;
+            }
         }
         std::array<details::Simplex, 2> simplices;
         for (std::size_t k = 0; k < points.size(); ++k) {

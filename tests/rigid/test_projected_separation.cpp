@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "narrow/details/simplex_intersection.hpp"
+#include "exact_segment_triangle.hpp"
 #include "rigid/details/projected_separation.hpp"
 
 #include <gtest/gtest.h>
@@ -10,21 +10,9 @@
 namespace ccdkit {
 namespace {
 
-    /// The exact test (SimplexIntersection, without its filter) on the segment (points 0, 1) and triangle (2 to 4).
-    bool meet_exactly(const std::array<Eigen::Vector3d, 5>& points)
-    {
-        const auto simplex_of = [&](std::size_t first, int size) {
-            details::Simplex simplex;
-            simplex.size = size;
-            for (int k = 0; k < size; ++k) {
-                const Eigen::Vector3d& p = points[first + static_cast<std::size_t>(k)];
-                simplex.vertex[static_cast<std::size_t>(k)].x = { p.x(), p.y(), p.z(), 0.0 };
-            }
-            return simplex;
-        };
-        details::SimplexIntersection intersection(3, false);
-        return intersection.intersect(simplex_of(0, 2), simplex_of(2, 3));
-    }
+    using test_support::random_segment_triangle;
+    using test_support::segment_meets_triangle_exactly;
+    using test_support::SegmentTriangleKind;
 
     /// Segments against triangles in one plane (tilted, so that its points are rounded off it, or exactly in
     /// z = c with coordinates on a coarse grid: touching at corners, along sides, collinear overlaps, zero-length
@@ -33,38 +21,17 @@ namespace {
     TEST(ProjectedSeparation, ApartOnlyWhenTheExactTestSaysApart)
     {
         std::mt19937_64 rng(1124);
-        std::uniform_int_distribution<int> grid(-4, 4);
-        std::uniform_real_distribution<double> uniform(-0.9, 0.9);
+        constexpr std::array<SegmentTriangleKind, 3> KINDS { SegmentTriangleKind::GRID_PLANE,
+                                                             SegmentTriangleKind::ROUNDED_PLANE,
+                                                             SegmentTriangleKind::GENERAL };
         int apart = 0, said_apart = 0;
         for (int trial = 0; trial < 20000; ++trial) {
-            std::array<Eigen::Vector3d, 5> points;
-            const int kind = trial % 3;
-            const Eigen::Vector3d u = Eigen::Vector3d(uniform(rng), uniform(rng), uniform(rng)).normalized() * 0.6;
-            const Eigen::Vector3d v
-                = u.cross(Eigen::Vector3d(uniform(rng), uniform(rng), uniform(rng))).normalized() * 0.6;
-            for (auto& p : points) {
-                switch (kind) {
-                case 0: // exactly in a plane z = c, on a grid: many exact touchings
-                    p = Eigen::Vector3d(grid(rng) / 8.0, grid(rng) / 8.0, 0.25);
-                    break;
-                case 1: // a tilted plane, rounded
-                    p = u * uniform(rng) + v * uniform(rng);
-                    break;
-                default:
-                    p = Eigen::Vector3d(uniform(rng), uniform(rng), uniform(rng));
-                    break;
-                }
-            }
-            if (trial % 50 == 0) {
-                points[1] = points[0]; // a point
-            }
-            if (trial % 70 == 0) {
-                points[4] = points[3]; // a collapsed triangle
-            }
-            const bool meet = meet_exactly(points);
+            const SegmentTriangleKind kind = KINDS[static_cast<std::size_t>(trial) % KINDS.size()];
+            const std::array<Eigen::Vector3d, 5> points = random_segment_triangle(rng, kind, trial);
+            const bool meet = segment_meets_triangle_exactly(points);
             const bool certainly_apart = details::apart_in_projection(points);
             ASSERT_FALSE(meet && certainly_apart) << "trial " << trial;
-            if (kind != 2 && !meet) {
+            if (kind != SegmentTriangleKind::GENERAL && !meet) {
                 ++apart;
                 said_apart += certainly_apart;
             }
