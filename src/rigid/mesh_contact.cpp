@@ -500,30 +500,47 @@ namespace {
         /// the closest pair first, then the others within the interval's slack of it.
         std::vector<RigidContact> contacts_at(const Found& found)
         {
-            std::vector<RigidContact> contacts;
-            contacts.reserve(found.pairs.size());
             const details::BodyPlacements approach = details::placements_at(a_, b_, found.approach);
             const details::BodyPlacements upper = details::placements_at(a_, b_, found.upper);
+            // Every pair's gap at `upper` first, closest first: only the pairs within slack of the closest become
+            // contacts (of the pairs of faces resting on each other, most do not). The order sorts (gap, index)
+            // records, not the posed pairs: the same comparisons, the same order.
+            struct AtUpper {
+                details::PosedPair posed;
+                details::ClosestOffset closest;
+            };
+            struct ByGap {
+                double gap;
+                std::size_t pair;
+            };
+            std::vector<AtUpper> at_upper;
+            std::vector<ByGap> order;
+            at_upper.reserve(found.pairs.size());
+            order.reserve(found.pairs.size());
             for (const FeaturePair& pair : found.pairs) {
-                contacts.push_back(details::contact_of(a_, b_, pair, approach, upper));
-                if (found.lower == 0.0) {
-                    orient_at_start(pair, upper, contacts.back());
-                }
+                const details::PosedPair posed = details::pose_pair(a_, b_, pair, upper);
+                at_upper.push_back({ posed, details::closest_offset(posed) });
+                order.push_back({ at_upper.back().closest.offset.norm(), order.size() });
             }
-            std::sort(contacts.begin(), contacts.end(), [](const RigidContact& x, const RigidContact& y) {
-                return x.gap < y.gap;
-            });
-            if (!contacts.empty()) {
+            std::sort(order.begin(), order.end(), [](const ByGap& x, const ByGap& y) { return x.gap < y.gap; });
+            if (!order.empty()) {
                 set_interval(found.lower, std::max(found.upper, found.lower));
                 const double width = found.upper - found.lower;
                 const double slack = 2.0 * (a_in_b_.separation() + b_in_a_.separation())
                     + width * a_in_b_.motion().speed_bound(a_in_b_.radius(), found.lower, found.upper);
-                const double limit = contacts.front().gap + slack;
-                std::erase_if(contacts, [limit](const RigidContact& c) { return c.gap > limit; });
+                const double limit = order.front().gap + slack;
+                std::erase_if(order, [limit](const ByGap& g) { return g.gap > limit; });
             }
-            if (found.lower == 0.0) {
-                for (RigidContact& c : contacts) {
-                    take_separating_face_normal(upper, c);
+            std::vector<RigidContact> contacts;
+            contacts.reserve(order.size());
+            for (const ByGap& g : order) {
+                const FeaturePair& pair = found.pairs[g.pair];
+                const AtUpper& at = at_upper[g.pair];
+                contacts.push_back(
+                    details::contact_of(pair, details::pose_pair(a_, b_, pair, approach), at.posed, at.closest));
+                if (found.lower == 0.0) {
+                    orient_at_start(pair, upper, contacts.back());
+                    take_separating_face_normal(upper, contacts.back());
                 }
             }
             return contacts;
