@@ -61,12 +61,18 @@ private:
     {
         const auto k = static_cast<std::size_t>(v);
         if (stamp_[k] != current_) {
-            const Eigen::Vector3d u = shape_.vertices.row(v);
-            start_[k] = start_placement_.apply(u);
-            end_[k] = end_placement_.apply(u);
-            stamp_[k] = current_;
+            place(k);
         }
         return { start_[k], end_[k] };
+    }
+    /// Places vertex k for the current interval. Kept out of fetch()'s inlined fast path (most fetches find the
+    /// vertex placed), so that the callers' code does not depend on how much else their file inlines.
+    [[gnu::noinline]] void place(std::size_t k)
+    {
+        const Eigen::Vector3d u = shape_.vertices.row(static_cast<Eigen::Index>(k));
+        start_[k] = start_placement_.apply(u);
+        end_[k] = end_placement_.apply(u);
+        stamp_[k] = current_;
     }
 
     const MeshShapeData& shape_;
