@@ -116,6 +116,10 @@ namespace {
             total += (vertices.row(data->edges(e, 0)) - vertices.row(data->edges(e, 1))).norm();
         }
         data->mean_edge_length = data->edges.rows() > 0 ? total / static_cast<double>(data->edges.rows()) : 0.0;
+        data->face_normals.resize(static_cast<std::size_t>(faces.rows()));
+        for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+            data->face_normals[static_cast<std::size_t>(f)] = details::unit_face_normal(vertices, faces, f);
+        }
         data->tree.build(vertices, faces);
         return data;
     }

@@ -5,6 +5,7 @@
 #include "rigid/details/vertex_incidence.hpp"
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 
 #include <cstdint>
 #include <vector>
@@ -37,6 +38,19 @@ struct MeshShapeData {
     /// starts inside a solid without touching its surface has every component wholly inside or outside.
     std::vector<std::int32_t> component_vertices;
     double mean_edge_length = 0.0;
+    /// Per face, its unit normal as wound (unit_face_normal), computed once: resting contacts ask for the normals
+    /// of the faces around each contact point.
+    std::vector<Eigen::Vector3d> face_normals;
 };
+
+/// Unit normal of face f as wound, in body coordinates (zero for a collapsed face).
+[[nodiscard]] inline Eigen::Vector3d
+unit_face_normal(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces, Eigen::Index f)
+{
+    const Eigen::Vector3d n = (vertices.row(faces(f, 1)) - vertices.row(faces(f, 0)))
+                                  .transpose()
+                                  .cross((vertices.row(faces(f, 2)) - vertices.row(faces(f, 0))).transpose());
+    return n.norm() > 0.0 ? Eigen::Vector3d(n.normalized()) : Eigen::Vector3d::Zero();
+}
 
 } // namespace ccdkit::details

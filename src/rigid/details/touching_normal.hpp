@@ -12,6 +12,7 @@
 // normals (b's, and a's reversed): the answer is a face normal wherever one lies in both cones, as in a stack.
 
 #include "rigid/details/feature_pair.hpp"
+#include "rigid/details/mesh_shape_data.hpp"
 #include "rigid/details/vertex_incidence.hpp"
 
 #include <ccdkit/distance/closest_offset.hpp>
@@ -29,15 +30,10 @@
 
 namespace ccdkit::details {
 
-/// Unit normal of a face as wound, in body coordinates (zero for a collapsed face).
-[[nodiscard]] inline Eigen::Vector3d body_face_normal(const RigidShape& shape, std::int32_t f)
+/// Unit normal of a mesh shape's face as wound, in body coordinates (zero for a collapsed face).
+[[nodiscard]] inline const Eigen::Vector3d& body_face_normal(const RigidShape& shape, std::int32_t f)
 {
-    const auto& v = shape.vertices();
-    const auto& faces = shape.faces();
-    const Eigen::Vector3d n = (v.row(faces(f, 1)) - v.row(faces(f, 0)))
-                                  .transpose()
-                                  .cross((v.row(faces(f, 2)) - v.row(faces(f, 0))).transpose());
-    return n.norm() > 0.0 ? Eigen::Vector3d(n.normalized()) : Eigen::Vector3d::Zero();
+    return shape.mesh_data().face_normals[static_cast<std::size_t>(f)];
 }
 
 /// Per vertex, the faces that hold it (compressed rows; built once per body when needed).
