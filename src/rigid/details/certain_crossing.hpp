@@ -22,6 +22,7 @@
 #include <Eigen/Core>
 
 #include <array>
+#include <cstddef>
 #include <optional>
 
 namespace ccdkit::details {
