@@ -66,7 +66,6 @@ struct FeatureSlab {
             out.min = out.min.min(x.array());
             out.max = out.max.max(x.array());
         };
-        const double rounding = 32.0 * UNIT_ROUNDOFF * magnitude;
         for (const std::size_t i : corner) {
             if (heights[i] > limit) {
                 continue;
@@ -77,17 +76,41 @@ struct FeatureSlab {
             }
             // The sides from the kept corner i to corners above the limit.
             for (const std::size_t o : corner) {
-                if (heights[o] <= limit) {
-                    continue;
+                if (heights[o] > limit) {
+                    add(crossing(i, o));
                 }
-                const double rise = heights[o] - heights[i] - 2.0 * rounding;
-                const double s = rise > 0.0
-                    ? std::min((limit - heights[i] + rounding) / rise * (1.0 + 8.0 * UNIT_ROUNDOFF), 1.0)
-                    : 1.0;
-                add(points[i] + s * (points[o] - points[i]));
             }
         }
         return true;
+    }
+
+    /// clip() for an edge from corner i to corner o (the same box, bit for bit, with less bookkeeping).
+    [[nodiscard]] bool clip_edge(std::size_t i, std::size_t o, std::int32_t e, ClippedFeature& out) const
+    {
+        const bool keeps_i = heights[i] <= limit, keeps_o = heights[o] <= limit;
+        if (!keeps_i && !keeps_o) {
+            return false;
+        }
+        out.index = e;
+        const Eigen::Array3d first = (keeps_i ? points[i] : points[o]).array();
+        const Eigen::Array3d second = (keeps_i && keeps_o ? points[o]
+                                           : keeps_i      ? crossing(i, o)
+                                                          : crossing(o, i))
+                                          .array();
+        out.min = first.min(second);
+        out.max = first.max(second);
+        return true;
+    }
+
+private:
+    /// Where the side from kept corner i to corner o above the limit crosses it, moved away from i by the rounding.
+    [[nodiscard]] Eigen::Vector3d crossing(std::size_t i, std::size_t o) const
+    {
+        const double rounding = 32.0 * UNIT_ROUNDOFF * magnitude;
+        const double rise = heights[o] - heights[i] - 2.0 * rounding;
+        const double s
+            = rise > 0.0 ? std::min((limit - heights[i] + rounding) / rise * (1.0 + 8.0 * UNIT_ROUNDOFF), 1.0) : 1.0;
+        return points[i] + s * (points[o] - points[i]);
     }
 };
 

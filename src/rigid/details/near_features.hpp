@@ -13,27 +13,24 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <memory_resource>
 #include <span>
-#include <vector>
 
 namespace ccdkit::details {
 
 /// One body's features near a contact (FeatureSlab::clip boxes): its kept vertices, edges, then faces.
 struct NearFeatures {
-    std::pmr::vector<ClippedFeature> all;
+    std::span<ClippedFeature> all;
     std::size_t edges_begin = 0;
     std::size_t faces_begin = 0;
 
-    [[nodiscard]] std::span<const ClippedFeature> vertices() const { return { all.data(), edges_begin }; }
+    [[nodiscard]] std::span<const ClippedFeature> vertices() const { return all.first(edges_begin); }
     [[nodiscard]] std::span<const ClippedFeature> edges() const
     {
-        return { all.data() + edges_begin, faces_begin - edges_begin };
+        return all.subspan(edges_begin, faces_begin - edges_begin);
     }
-    [[nodiscard]] std::span<const ClippedFeature> faces() const
-    {
-        return { all.data() + faces_begin, all.size() - faces_begin };
-    }
+    [[nodiscard]] std::span<const ClippedFeature> faces() const { return all.subspan(faces_begin); }
 };
 
 /// A set of a mesh's elements (edges or faces), one bit per row in `words` (zeroed, one per 64 rows): marked
@@ -65,10 +62,7 @@ struct ElementSet {
 [[nodiscard]] inline NearFeatures
 near_features(const FeatureSlab& slab, const MeshShapeData& mesh, std::pmr::memory_resource* arena)
 {
-    NearFeatures out { std::pmr::vector<ClippedFeature>(arena) };
-    auto& all = out.all;
-    all.reserve(slab.points.size() + static_cast<std::size_t>(mesh.edges.rows() + mesh.faces.rows()));
-    // The edge set's words and the face set's (zeroed), then where each clipped edge lies in `all` (-1 for edges
+    // The edge set's words and the face set's (zeroed), then where each clipped edge lies in the output (-1 for edges
     // outside the set), in one allocation.
     const auto words = [](Eigen::Index rows) { return (static_cast<std::size_t>(rows) + 63) / 64; };
     const std::size_t edge_words = words(mesh.edges.rows()), face_words = words(mesh.faces.rows());
@@ -80,39 +74,52 @@ near_features(const FeatureSlab& slab, const MeshShapeData& mesh, std::pmr::memo
     auto* const marks = static_cast<std::uint64_t*>(static_cast<void*>(memory));
     auto* const slot = static_cast<std::int32_t*>(static_cast<void*>(memory + mark_bytes));
     const ElementSet edges { { marks, edge_words } }, faces { { marks + edge_words, face_words } };
+    // Every feature is written in place (no growth, no copies), into room for all the mesh's elements.
+    const std::size_t room = slab.points.size() + static_cast<std::size_t>(mesh.edges.rows() + mesh.faces.rows());
+    auto* const storage
+        = static_cast<ClippedFeature*>(arena->allocate(room * sizeof(ClippedFeature), alignof(ClippedFeature)));
+    std::uninitialized_default_construct_n(storage, room); // (no code: nothing to initialize)
+    ClippedFeature* next = storage;
     for (std::size_t v = 0; v < slab.points.size(); ++v) {
         if (slab.heights[v] <= slab.limit) {
-            all.push_back({ static_cast<std::int32_t>(v), slab.points[v].array(), slab.points[v].array() });
+            next->index = static_cast<std::int32_t>(v);
+            next->min = slab.points[v].array();
+            next->max = next->min;
+            ++next;
             edges.insert(mesh.vertex_edges.bits_at(v));
             faces.insert(mesh.vertex_faces.bits_at(v));
         }
     }
-    out.edges_begin = all.size();
+    NearFeatures out;
+    out.edges_begin = static_cast<std::size_t>(next - storage);
     edges.for_each([&](std::int32_t e) {
-        ClippedFeature feature;
-        [[maybe_unused]] const bool clipped = slab.clip(mesh.edges, e, feature);
+        [[maybe_unused]] const bool clipped = slab.clip_edge(
+            static_cast<std::size_t>(mesh.edges(e, 0)), static_cast<std::size_t>(mesh.edges(e, 1)), e, *next);
         assert(clipped); // a corner lies in the slab
-        slot[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(all.size());
-        all.push_back(feature);
+        slot[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(next - storage);
+        ++next;
     });
-    out.faces_begin = all.size();
+    out.faces_begin = static_cast<std::size_t>(next - storage);
     faces.for_each([&](std::int32_t f) {
-        ClippedFeature feature { -1, {}, {} };
+        ClippedFeature& feature = *next++;
+        feature.index = -1;
         for (Eigen::Index c = 0; c < 3; ++c) {
             const std::int32_t k = slot[static_cast<std::size_t>(mesh.face_edges(f, c))];
             if (k < 0) {
                 continue; // (the side opposite the face's only kept corner)
             }
-            const ClippedFeature& side = all[static_cast<std::size_t>(k)];
+            const ClippedFeature& side = storage[static_cast<std::size_t>(k)];
             if (feature.index < 0) {
-                feature = { f, side.min, side.max };
+                feature.index = f;
+                feature.min = side.min;
+                feature.max = side.max;
             } else {
                 feature.min = feature.min.min(side.min);
                 feature.max = feature.max.max(side.max);
             }
         }
-        all.push_back(feature);
     });
+    out.all = { storage, static_cast<std::size_t>(next - storage) };
     return out;
 }
 
