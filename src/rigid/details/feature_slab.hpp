@@ -39,7 +39,8 @@ struct FeatureSlab {
     /// into `out`; false if it lies wholly above. Each side that crosses the limit is cut at its crossing, moved
     /// away from the kept corner by the heights' rounding (each dot product within 9 ulps of the magnitude) and the
     /// quotient's own; a side too flat for that is kept whole. (The limit's own rounding and the crossing point's
-    /// are inside the 1e-12 magnitude that reach adds.)
+    /// are inside the 1e-12 magnitude that reach adds.) The definition: the contact search clips edges with
+    /// clip_edge, which test_near_features.cpp checks against it bit for bit.
     template <class Elements>
     [[nodiscard]] bool clip(const Elements& elements, Eigen::Index e, ClippedFeature& out) const
     {
