@@ -11,7 +11,10 @@
 // function F(h) of h (a minimum of lines less a maximum of lines less a parabola) that bounds the separation of
 // the hulls along n, and hence the bodies' distance, from below. So F(0) > 0 and F(h) > 0 (certified, rounding
 // included) prove no contact in [t, t + h]. Near a contact the lines carry the true closing speed, so steps land
-// next to it (quadratically closer each step) where a global speed bound creeps up geometrically.
+// next to it (quadratically closer each step) where a global speed bound creeps up geometrically. Where GJK's
+// features are a face of a turning body against a vertex of a still one, n turns with that face instead
+// (SeparationModel::update_in_frame): a direction fixed in the world tilts against a turning face, and the steps
+// then close only a share of the gap each.
 //
 // Upper bound. Once the lower bound is within eps of the predicted contact, the hulls are tested at t + eps: if
 // GJK finds them overlapping, the bodies (convex, so their hulls up to CONVEX_TOLERANCE) touched in between.
@@ -224,6 +227,13 @@ namespace {
         /// The centre of mass at the placed time.
         [[nodiscard]] const Eigen::Vector3d& center() const { return center_; }
         [[nodiscard]] std::span<const Eigen::Vector3d> points() const { return points_; }
+        /// The points less the centre of mass, as placed (within 2 error() of the exact ones).
+        [[nodiscard]] std::span<const Eigen::Vector3d> arms() const { return arms_; }
+        /// The centre's travel over the step (d) and the turn's axis (unit; zero without a turn).
+        [[nodiscard]] const Eigen::Vector3d& travel() const { return travel_; }
+        [[nodiscard]] const Eigen::Vector3d& spin_axis() const { return spin_axis_; }
+        /// The turn over the step, w (angular velocity times the step's duration).
+        [[nodiscard]] const Eigen::Vector3d& spin() const { return spin_; }
         [[nodiscard]] std::span<const Eigen::Vector3d> probe_points() const { return probe_points_; }
         [[nodiscard]] const RigidBody& body() const { return body_; }
         [[nodiscard]] double radius() const { return radius_; }
@@ -237,6 +247,8 @@ namespace {
         /// Whether the turn over the step is other than none (spin_norm_ is rounded up: never 0).
         [[nodiscard]] bool spins() const { return spin_length_ != 0.0; }
         [[nodiscard]] bool turns() const { return body_.motion.step_angle() != 0.0; }
+        /// Neither turns nor travels.
+        [[nodiscard]] bool still() const { return still_; }
 
     private:
         const RigidBody& body_;
@@ -310,6 +322,81 @@ namespace {
             rate_error_ = rounded_up(a.rate_error() + b.rate_error() + 8.0 * UNIT_ROUNDOFF * rate_magnitude);
             bend_error_ = rounded_up(bend_error(a) + bend_error(b));
             twist_error_ = rounded_up(twist_error(a) + twist_error(b));
+        }
+
+        /// The terms along a direction that turns with `frame` (n at the placed time; `frame_is_a` says which side
+        /// it is: a's heights run along n, b's along -n), the other body still. Along it the frame's vertices keep
+        /// their heights above its centre, and the other's points move in the frame's coordinates as still points
+        /// seen from a turning, travelling body: TurningDirection's terms of each point about the frame's centre
+        /// with the opposite spin and travel, plus turning_travel_terms. Where a face of the frame body meets the
+        /// other body, a direction fixed in the world tilts against the turning face and each step closes only a
+        /// share of the gap; along the face's own normal the steps land as on a still face.
+        void
+        update_in_frame(const ConvexSide& frame, const ConvexSide& other, const Eigen::Vector3d& n, bool frame_is_a)
+        {
+            Side& frame_side = frame_is_a ? a_ : b_;
+            Side& other_side = frame_is_a ? b_ : a_;
+            const Eigen::Vector3d up = frame_is_a ? n : Eigen::Vector3d(-n); // the frame side's direction
+            double magnitude = 0.0;
+            double lowest_frame = INFINITE;
+            const auto arms = frame.arms();
+            for (std::size_t k = 0; k < arms.size(); ++k) {
+                const double height = up.dot(arms[k]);
+                frame_side.terms.heights[k] = height;
+                frame_side.terms.rates[k] = 0.0;
+                lowest_frame = std::min(lowest_frame, height);
+                magnitude = std::max(magnitude, arms[k].cwiseAbs().sum());
+            }
+            frame_side.spin = 0.0; // (constant: only the heights are read)
+            frame_side.curvature = 0.0;
+            frame_side.lowest = lowest_frame;
+            frame_side.lowest_rate = 0.0;
+
+            const Eigen::Vector3d down = -up; // the other side's direction
+            const double spin = frame.step_angle(); // |w| rounded up
+            const Eigen::Vector3d& travel = frame.travel();
+            const TurningDirection direction(down, -travel, -frame.spin(), -frame.spin_axis(), spin);
+            const TurningTravelTerms turning = turning_travel_terms(down, travel, -frame.spin_axis(), spin);
+            const SeparationTerms& terms = other_side.terms;
+            double largest_rate = 0.0, lowest = INFINITE, lowest_rate = INFINITE, reach_squared = 0.0;
+            for (std::size_t k = 0; k < other.points().size(); ++k) {
+                const Eigen::Vector3d v = other.points()[k] - frame.center();
+                const TurningHeightTerms at = direction.terms(v, v);
+                terms.heights[k] = at.height;
+                terms.rates[k] = at.rate;
+                terms.bends[k] = at.bend + turning.bend;
+                terms.twists[k] = at.twist + turning.twist;
+                terms.lifts[k] = at.lift;
+                largest_rate = std::max(largest_rate, std::abs(at.rate));
+                if (at.height < lowest || (at.height == lowest && at.rate < lowest_rate)) {
+                    lowest = at.height;
+                    lowest_rate = at.rate;
+                }
+                reach_squared = std::max(reach_squared, v.squaredNorm());
+                magnitude = std::max(magnitude, v.cwiseAbs().sum());
+            }
+            const double reach = rounded_up(std::sqrt(reach_squared));
+            const double distance = rounded_up(travel.norm());
+            // |g''| for g(s) = down.Rot(s)(v - s d): (down x w).(w x z) - 2 (down x w).Rot d, z = Rot(v - s d).
+            const double across = direction.across().norm() + 8.0 * UNIT_ROUNDOFF * spin;
+            other_side.spin = spin;
+            other_side.curvature = rounded_up(across * (spin * (reach + distance) + 2.0 * distance));
+            other_side.lowest = lowest;
+            other_side.lowest_rate = lowest_rate;
+            start_ = { lowest_frame + lowest, lowest_rate };
+            // Rounding. The frame's arms lie within 2 error() of the exact ones; each v within `shift` (the other's
+            // point, the frame's centre, the difference). Then as update() has it, with v for the arm and reach for
+            // the radius; the turning travel's coefficients carry a few ulps of |w| |d| and |w|^2 |d|.
+            const double shift = rounded_up(frame.error() + other.error() + 2.0 * UNIT_ROUNDOFF * reach);
+            constant_error_
+                = rounded_up(2.0 * frame.error() + shift + 8.0 * UNIT_ROUNDOFF * magnitude) + ABSOLUTE_SLACK;
+            const double other_rate_error
+                = rounded_up(2.0 * spin * shift + 32.0 * UNIT_ROUNDOFF * (distance + spin * reach));
+            rate_error_ = rounded_up(other_rate_error + 8.0 * UNIT_ROUNDOFF * largest_rate);
+            bend_error_ = rounded_up(
+                spin * spin * (shift + 48.0 * UNIT_ROUNDOFF * reach) + 16.0 * UNIT_ROUNDOFF * spin * distance);
+            twist_error_
+                = rounded_up(spin * spin * (other_rate_error / 6.0 + 16.0 * UNIT_ROUNDOFF * (spin * reach + distance)));
         }
 
         /// Whether the bodies are certainly apart throughout [t, t + h] (the bound, less its rounding error at h,
@@ -558,16 +645,18 @@ namespace {
                 // along their normal moved to the (guessed) contact it closes nearly at the contact. Any direction
                 // apart at t gives a certified model; the closest one always is.
                 Eigen::Vector3d n = offset.normalized();
-                const auto turned = turned_direction(n, guessed_time_to_contact(offset, n));
-                if (turned) {
-                    model_.update(a_, b_, *turned);
-                }
-                if (turned && model_.apart_for(0.0)) {
-                    n = *turned;
-                } else {
-                    model_.update(a_, b_, n);
-                    if (!model_.apart_for(0.0)) {
-                        return undecided();
+                if (!along_turning_face(n)) {
+                    const auto turned = turned_direction(n, guessed_time_to_contact(offset, n));
+                    if (turned) {
+                        model_.update(a_, b_, *turned);
+                    }
+                    if (turned && model_.apart_for(0.0)) {
+                        n = *turned;
+                    } else {
+                        model_.update(a_, b_, n);
+                        if (!model_.apart_for(0.0)) {
+                            return undecided();
+                        }
                     }
                 }
                 const SeparationModel& model = model_;
@@ -691,6 +780,40 @@ namespace {
                 }
             }
             return weight;
+        }
+
+        /// Where GJK's simplex is a face of a turning body against a vertex of a still one, the model along that
+        /// face's normal turning with it (SeparationModel::update_in_frame) when it certifies the bodies apart now;
+        /// then n is that normal. False (the model untouched or to be replaced) otherwise.
+        bool along_turning_face(Eigen::Vector3d& n)
+        {
+            if (simplex_.size != 3) {
+                return false;
+            }
+            const auto& ids = simplex_.ids;
+            const bool face_of_a = ids[0][1] == ids[1][1] && ids[1][1] == ids[2][1] && a_.spins() && b_.still();
+            const bool face_of_b = ids[0][0] == ids[1][0] && ids[1][0] == ids[2][0] && b_.spins() && a_.still();
+            if (!face_of_a && !face_of_b) {
+                return false;
+            }
+            const auto corner = [&](std::size_t k) -> const Eigen::Vector3d& {
+                return face_of_a ? a_.points()[ids[k][0]] : b_.points()[ids[k][1]];
+            };
+            Eigen::Vector3d m = (corner(1) - corner(0)).cross(corner(2) - corner(0));
+            if (m.dot(n) < 0.0) {
+                m = -m;
+            }
+            const double length = m.norm();
+            if (!(length > 0.0) || !std::isfinite(length)) {
+                return false;
+            }
+            const Eigen::Vector3d normal = m / length;
+            model_.update_in_frame(face_of_a ? a_ : b_, face_of_a ? b_ : a_, normal, face_of_a);
+            if (!model_.apart_for(0.0)) {
+                return false;
+            }
+            n = normal;
+            return true;
         }
 
         /// The normal of the GJK simplex's features (a face, two edges; for a vertex against an edge, n made

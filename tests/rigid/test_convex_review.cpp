@@ -1039,5 +1039,39 @@ namespace {
         tally.print("SpinsAboutTheContactNormal");
     }
 
+    /// A turning, travelling box meeting a still one (either as body a or as body b) at tiny and huge scales and
+    /// far from the origin, turns from half a radian to several turns: where GJK's features are a face of the
+    /// turning box against a corner of the still one, the bound runs along that face's normal turning with it
+    /// (update_in_frame); its rounding terms scale with the frame's centre's distance to the still body.
+    TEST(ConvexReview, TurningFacesMeetStillBodiesAtAnyScale)
+    {
+        Tally tally;
+        Random random(1404);
+        int k = 0;
+        for (const double scale : { 1e-5, 1.0, 1e5 }) {
+            for (const double away : { 0.0, 1e3 }) {
+                for (int q = 0; q < scale_count(20); ++q, ++k) {
+                    const Eigen::Vector3d offset = Eigen::Vector3d(away, -away, 0.5 * away) * scale;
+                    const double angle = q % 4 == 0 ? random.uniform(3.2, 20.0) : random.uniform(0.5, 3.2);
+                    const RigidBody mover {
+                        box_solid((Eigen::Vector3d(0.1, 0.1, 0.1) + random.vector(0.4).cwiseAbs()) * scale),
+                        RigidMotion(
+                            { random.rotation(), (Eigen::Vector3d(-1.5, 0, 0) + random.vector(0.3)) * scale + offset },
+                            (Eigen::Vector3d(2.0, 0, 0) + random.vector(0.5)) * scale, random.direction() * angle)
+                    };
+                    const RigidBody block {
+                        box_solid((Eigen::Vector3d(0.1, 0.1, 0.1) + random.vector(0.4).cwiseAbs()) * scale),
+                        still(random.vector(0.3) * scale + offset, random.rotation())
+                    };
+                    check(
+                        { named("turning-face-still-body", k), q % 2 == 0 ? mover : block, q % 2 == 0 ? block : mover,
+                          options() },
+                        tally);
+                }
+            }
+        }
+        tally.print("TurningFacesMeetStillBodiesAtAnyScale");
+    }
+
 } // namespace
 } // namespace ccdkit

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace ccdkit {
 namespace {
@@ -122,6 +123,38 @@ namespace {
             ASSERT_LE(bound, exact + SLACK);
             ASSERT_GE(bound, exact - remainder - SLACK) << "trial " << trial;
         }
+    }
+
+    /// A still point seen from a body that turns (spin -w) and travels (d): v - s d turned by Rot(s), exactly in long
+    /// double, bounded below by the point terms of v with travel -d plus turning_travel_terms, for turns up to pi.
+    TEST(TurningHeightBound, TravelSeenFromATurningFrameIsBounded)
+    {
+        test_support::RandomMotions random(14);
+        int paying = 0;
+        for (int trial = 0; trial < 2000; ++trial) {
+            const Eigen::Vector3d v = random.vector(2.0), d = random.vector(3.0), dir = random.direction();
+            const Eigen::Vector3d spin = random.direction() * random.uniform(0.0, 3.0);
+            const double spin_norm = spin.norm();
+            const Eigen::Vector3d axis = spin / spin_norm;
+            const TurningHeightTerms t = TurningDirection(dir, -d, spin, axis, spin_norm).terms(v, v);
+            const details::TurningTravelTerms travel = details::turning_travel_terms(dir, d, axis, spin_norm);
+            paying += travel.bend > 0.0 && travel.twist > 0.0;
+            const double s_max = std::min(1.0, std::numbers::pi / spin_norm);
+            for (int k = 0; k <= 200; ++k) {
+                const double s = s_max * k / 200.0;
+                // Rot(s) (v - s d), by Rodrigues' formula in long double.
+                const Vec axis_l = axis.cast<Real>();
+                const Real angle = Real(spin_norm) * s;
+                const Vec u = v.cast<Real>() - Real(s) * d.cast<Real>();
+                const Vec turned = u * std::cos(angle) + axis_l.cross(u) * std::sin(angle)
+                    + axis_l * axis_l.dot(u) * (1 - std::cos(angle));
+                const Real exact = dir.cast<Real>().dot(turned);
+                const Real bound
+                    = t.height + s * t.rate - s * s * (t.bend + travel.bend) - s * s * s * (t.twist + travel.twist);
+                ASSERT_LE(bound, exact + SLACK) << "trial " << trial << " s " << s;
+            }
+        }
+        EXPECT_GT(paying, 300); // (about a quarter of the travels pay both terms)
     }
 
     TEST(TurningHeightBound, NoTurnIsExactLines)

@@ -77,6 +77,25 @@ private:
     double twist_scale_;
 };
 
+/// A travel seen from a turning frame. In the coordinates of a body that turns (spin -w) and travels (d), a still
+/// point moves as Rot(s) (v - s d) with Rot(s) the turn by x = |w| s about w: its height along dir has
+/// TurningDirection's terms for the point v with travel -d, less the part of the travel that turns,
+/// s dir.(Rot(s) d - d) = s (A (cos x - 1) + B sin x), A = dir.d_perp, B = dir.(axis x d). For x in [0, pi]
+/// (cos x - 1 >= -x^2 / 2, 0 <= sin x <= x), only the signs that lower the height pay:
+///     -s dir.(Rot(s) d - d) >= -bend s^2 - twist s^3,  bend = |w| max(B, 0),  twist = |w|^2 max(-A, 0) / 2,
+/// concave in s like the point's own terms, to which they add.
+struct TurningTravelTerms {
+    double bend;
+    double twist;
+};
+[[nodiscard]] inline TurningTravelTerms turning_travel_terms(
+    const Eigen::Vector3d& dir, const Eigen::Vector3d& travel, const Eigen::Vector3d& spin_axis, double spin_norm)
+{
+    const double radial = dir.dot(travel - spin_axis * spin_axis.dot(travel));
+    const double across = dir.dot(spin_axis.cross(travel));
+    return { spin_norm * std::max(across, 0.0), 0.5 * spin_norm * spin_norm * std::max(-radial, 0.0) };
+}
+
 /// Largest turn x_h for which the lifts' tangent bounds (psi convex up to sqrt(2)).
 inline constexpr double MAX_LIFT_TURN = 1.4;
 
