@@ -84,6 +84,16 @@ namespace {
         double lowest; ///< the lowest height
         double lowest_rate; ///< the least rate among the vertices at the lowest height
         double curvature; ///< ConvexSide::curvature along the direction
+
+        /// Takes a vertex's height and rate at the placed time into the summary.
+        void add(double height, double rate)
+        {
+            largest_rate = std::max(largest_rate, std::abs(rate));
+            if (height < lowest || (height == lowest && rate < lowest_rate)) {
+                lowest = height;
+                lowest_rate = rate;
+            }
+        }
     };
 
     /// One body's vertices in world coordinates at one time, with what the advancement bound needs, and at a
@@ -178,19 +188,12 @@ namespace {
             const std::size_t count = points_.size();
             // (n x w is the direction's: the curvature reuses it rather than a cross product of its own.)
             SeparationSummary summary { 0.0, INFINITE, INFINITE, curvature(direction.across()) };
-            const auto add = [&summary](double height, double rate) {
-                summary.largest_rate = std::max(summary.largest_rate, std::abs(rate));
-                if (height < summary.lowest || (height == summary.lowest && rate < summary.lowest_rate)) {
-                    summary.lowest = height;
-                    summary.lowest_rate = rate;
-                }
-            };
             if (!spins()) {
                 // No turn: the lines are exact (SeparationModel reads no other terms).
                 for (std::size_t k = 0; k < count; ++k) {
                     terms.heights[k] = n.dot(points_[k]);
                     terms.rates[k] = direction.along();
-                    add(terms.heights[k], terms.rates[k]);
+                    summary.add(terms.heights[k], terms.rates[k]);
                 }
                 return summary;
             }
@@ -201,7 +204,7 @@ namespace {
                 terms.bends[k] = at.bend;
                 terms.twists[k] = at.twist;
                 terms.lifts[k] = at.lift;
-                add(at.height, at.rate);
+                summary.add(at.height, at.rate);
             }
             return summary;
         }
@@ -305,14 +308,8 @@ namespace {
             const SeparationSummary summary_a = a.bound_terms_along(n, a_.terms);
             const SeparationSummary summary_b = b.bound_terms_along(-n, b_.terms);
             const double rate_magnitude = std::max(summary_a.largest_rate, summary_b.largest_rate);
-            a_.spin = a.spins() ? a.step_angle() : 0.0;
-            b_.spin = b.spins() ? b.step_angle() : 0.0;
-            a_.lowest = summary_a.lowest;
-            a_.lowest_rate = summary_a.lowest_rate;
-            b_.lowest = summary_b.lowest;
-            b_.lowest_rate = summary_b.lowest_rate;
-            a_.curvature = summary_a.curvature;
-            b_.curvature = summary_b.curvature;
+            a_.take(summary_a, a.spins() ? a.step_angle() : 0.0);
+            b_.take(summary_b, b.spins() ? b.step_angle() : 0.0);
             start_ = { summary_a.lowest + summary_b.lowest, summary_a.lowest_rate + summary_b.lowest_rate };
             // Heights: each dot product within 3 ulps of sum |n_k x_k| <= |x|_1 (|n_k| <= 1 + 4 ulps), plus the
             // points' own rounding (times |n| <= 1 + 4 ulps, inside rounded_up). The sums height + h rate and
@@ -338,19 +335,15 @@ namespace {
             Side& other_side = frame_is_a ? b_ : a_;
             const Eigen::Vector3d up = frame_is_a ? n : Eigen::Vector3d(-n); // the frame side's direction
             double magnitude = 0.0;
-            double lowest_frame = INFINITE;
+            SeparationSummary frame_summary { 0.0, INFINITE, INFINITE, 0.0 };
             const auto arms = frame.arms();
             for (std::size_t k = 0; k < arms.size(); ++k) {
-                const double height = up.dot(arms[k]);
-                frame_side.terms.heights[k] = height;
+                frame_side.terms.heights[k] = up.dot(arms[k]);
                 frame_side.terms.rates[k] = 0.0;
-                lowest_frame = std::min(lowest_frame, height);
+                frame_summary.add(frame_side.terms.heights[k], 0.0);
                 magnitude = std::max(magnitude, arms[k].cwiseAbs().sum());
             }
-            frame_side.spin = 0.0; // (constant: only the heights are read)
-            frame_side.curvature = 0.0;
-            frame_side.lowest = lowest_frame;
-            frame_side.lowest_rate = 0.0;
+            frame_side.take(frame_summary, 0.0); // (no turn: only the heights are read)
 
             const Eigen::Vector3d down = -up; // the other side's direction
             const double spin = frame.step_angle(); // |w| rounded up
@@ -358,7 +351,8 @@ namespace {
             const TurningDirection direction(down, -travel, -frame.spin(), -frame.spin_axis(), spin);
             const TurningTravelTerms turning = turning_travel_terms(down, travel, -frame.spin_axis(), spin);
             const SeparationTerms& terms = other_side.terms;
-            double largest_rate = 0.0, lowest = INFINITE, lowest_rate = INFINITE, reach_squared = 0.0;
+            SeparationSummary other_summary { 0.0, INFINITE, INFINITE, 0.0 };
+            double reach_squared = 0.0;
             for (std::size_t k = 0; k < other.points().size(); ++k) {
                 const Eigen::Vector3d v = other.points()[k] - frame.center();
                 const TurningHeightTerms at = direction.terms(v, v);
@@ -367,11 +361,7 @@ namespace {
                 terms.bends[k] = at.bend + turning.bend;
                 terms.twists[k] = at.twist + turning.twist;
                 terms.lifts[k] = at.lift;
-                largest_rate = std::max(largest_rate, std::abs(at.rate));
-                if (at.height < lowest || (at.height == lowest && at.rate < lowest_rate)) {
-                    lowest = at.height;
-                    lowest_rate = at.rate;
-                }
+                other_summary.add(at.height, at.rate);
                 reach_squared = std::max(reach_squared, v.squaredNorm());
                 magnitude = std::max(magnitude, v.cwiseAbs().sum());
             }
@@ -379,11 +369,9 @@ namespace {
             const double distance = rounded_up(travel.norm());
             // |g''| for g(s) = down.Rot(s)(v - s d): (down x w).(w x z) - 2 (down x w).Rot d, z = Rot(v - s d).
             const double across = direction.across().norm() + 8.0 * UNIT_ROUNDOFF * spin;
-            other_side.spin = spin;
-            other_side.curvature = rounded_up(across * (spin * (reach + distance) + 2.0 * distance));
-            other_side.lowest = lowest;
-            other_side.lowest_rate = lowest_rate;
-            start_ = { lowest_frame + lowest, lowest_rate };
+            other_summary.curvature = rounded_up(across * (spin * (reach + distance) + 2.0 * distance));
+            other_side.take(other_summary, spin);
+            start_ = { frame_summary.lowest + other_summary.lowest, other_summary.lowest_rate };
             // Rounding. The frame's arms lie within 2 error() of the exact ones; each v within `shift` (the other's
             // point, the frame's centre, the difference). Then as update() has it, with v for the arm and reach for
             // the radius; the turning travel's coefficients carry a few ulps of |w| |d| and |w|^2 |d|.
@@ -392,7 +380,7 @@ namespace {
                 = rounded_up(2.0 * frame.error() + shift + 8.0 * UNIT_ROUNDOFF * magnitude) + ABSOLUTE_SLACK;
             const double other_rate_error
                 = rounded_up(2.0 * spin * shift + 32.0 * UNIT_ROUNDOFF * (distance + spin * reach));
-            rate_error_ = rounded_up(other_rate_error + 8.0 * UNIT_ROUNDOFF * largest_rate);
+            rate_error_ = rounded_up(other_rate_error + 8.0 * UNIT_ROUNDOFF * other_summary.largest_rate);
             bend_error_ = rounded_up(
                 spin * spin * (shift + 48.0 * UNIT_ROUNDOFF * reach) + 16.0 * UNIT_ROUNDOFF * spin * distance);
             twist_error_
@@ -484,6 +472,15 @@ namespace {
             double curvature = 0.0; ///< |n x w| |w| radius >= |n.x''| for every point
             double lowest = 0.0; ///< the lowest height (SeparationSummary): the side's part of the bound at 0
             double lowest_rate = 0.0; ///< the least rate at the lowest height
+
+            /// The summary of the terms just written, and the side's turn (0 without one).
+            void take(const SeparationSummary& summary, double turn)
+            {
+                spin = turn;
+                curvature = summary.curvature;
+                lowest = summary.lowest;
+                lowest_rate = summary.lowest_rate;
+            }
         };
         /// A side's bound at a time and its slope there (of the vertex that is lowest).
         struct Value {

@@ -101,8 +101,8 @@ Eigen::Matrix3d RigidMotion::rotation_at(double s) const
     // The turn by s |w| T about the axis composed with the start as unit quaternions, then one matrix: fewer
     // operations than the turn's matrix times the start's (the product of two unit quaternions is unit to a few ulps).
     const double half = 0.5 * (s * step_angle_);
-    const Eigen::Quaterniond turn(
-        std::cos(half), std::sin(half) * axis_.x(), std::sin(half) * axis_.y(), std::sin(half) * axis_.z());
+    const double sine = std::sin(half);
+    const Eigen::Quaterniond turn(std::cos(half), sine * axis_.x(), sine * axis_.y(), sine * axis_.z());
     return (turn * start_.rotation).toRotationMatrix();
 }
 
