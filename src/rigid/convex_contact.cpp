@@ -360,7 +360,7 @@ namespace {
                 terms.rates[k] = at.rate;
                 terms.bends[k] = at.bend + turning.bend;
                 terms.twists[k] = at.twist + turning.twist;
-                terms.lifts[k] = at.lift;
+                terms.lifts[k] = at.lift + turning.lift;
                 other_summary.add(at.height, at.rate);
                 reach_squared = std::max(reach_squared, v.squaredNorm());
                 magnitude = std::max(magnitude, v.cwiseAbs().sum());
@@ -374,7 +374,9 @@ namespace {
             start_ = { frame_summary.lowest + other_summary.lowest, other_summary.lowest_rate };
             // Rounding. The frame's arms lie within 2 error() of the exact ones; each v within `shift` (the other's
             // point, the frame's centre, the difference). Then as update() has it, with v for the arm and reach for
-            // the radius; the turning travel's coefficients carry a few ulps of |w| |d| and |w|^2 |d|.
+            // the radius; the turning travel's coefficients carry a few ulps of |w| |d| and |w|^2 |d| (its lift,
+            // 2 |B| / |w| times psi(x_h) <= |w|^2 h^2 / 2, a few ulps of |w| |d| h^2, as does psi at the rounded-up
+            // |w|).
             const double shift = rounded_up(frame.error() + other.error() + 2.0 * UNIT_ROUNDOFF * reach);
             constant_error_
                 = rounded_up(2.0 * frame.error() + shift + 8.0 * UNIT_ROUNDOFF * magnitude) + ABSOLUTE_SLACK;

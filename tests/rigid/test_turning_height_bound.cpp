@@ -127,10 +127,15 @@ namespace {
 
     /// A still point seen from a body that turns (spin -w) and travels (d): v - s d turned by Rot(s), exactly in long
     /// double, bounded below by the point terms of v with travel -d plus turning_travel_terms, for turns up to pi.
+    /// A still point seen from a turning, travelling frame: the point's terms plus turning_travel_terms, lifts
+    /// included (each lift times psi(x), which the lifts' tangent bounds from below where x <= MAX_LIFT_TURN), stay
+    /// below its exact height for turns up to pi. The travel's own part, -s dir.(Rot(s) d - d), is bounded to third
+    /// order, within s^3 (|A| |w|^2 / 2 + |B| |w|^3 / 6): where its turn lifts the point (B < 0), dropping the lift
+    /// would leave a second-order gap, -B |w| s^2, that this fails on.
     TEST(TurningHeightBound, TravelSeenFromATurningFrameIsBounded)
     {
         test_support::RandomMotions random(14);
-        int paying = 0;
+        int paying = 0, lifted = 0;
         for (int trial = 0; trial < 2000; ++trial) {
             const Eigen::Vector3d v = random.vector(2.0), d = random.vector(3.0), dir = random.direction();
             const Eigen::Vector3d spin = random.direction() * random.uniform(0.0, 3.0);
@@ -139,22 +144,33 @@ namespace {
             const TurningHeightTerms t = TurningDirection(dir, -d, spin, axis, spin_norm).terms(v, v);
             const details::TurningTravelTerms travel = details::turning_travel_terms(dir, d, axis, spin_norm);
             paying += travel.bend > 0.0 && travel.twist > 0.0;
+            lifted += travel.lift > 0.0;
+            const Vec axis_l = axis.cast<Real>(), d_l = d.cast<Real>(), dir_l = dir.cast<Real>();
+            const Real radial = dir_l.dot(d_l - axis_l * axis_l.dot(d_l)), across = dir_l.dot(axis_l.cross(d_l));
+            const Real third_order = std::abs(radial) * spin_norm * spin_norm / 2
+                + std::abs(across) * spin_norm * spin_norm * spin_norm / 6;
+            const auto turned = [&axis_l](const Vec& u, Real angle) -> Vec {
+                return u * std::cos(angle) + axis_l.cross(u) * std::sin(angle)
+                    + axis_l * axis_l.dot(u) * (1 - std::cos(angle));
+            }; // Rot(s) u by Rodrigues' formula, in long double
             const double s_max = std::min(1.0, std::numbers::pi / spin_norm);
             for (int k = 0; k <= 200; ++k) {
                 const double s = s_max * k / 200.0;
-                // Rot(s) (v - s d), by Rodrigues' formula in long double.
-                const Vec axis_l = axis.cast<Real>();
-                const Real angle = Real(spin_norm) * s;
-                const Vec u = v.cast<Real>() - Real(s) * d.cast<Real>();
-                const Vec turned = u * std::cos(angle) + axis_l.cross(u) * std::sin(angle)
-                    + axis_l * axis_l.dot(u) * (1 - std::cos(angle));
-                const Real exact = dir.cast<Real>().dot(turned);
-                const Real bound
-                    = t.height + s * t.rate - s * s * (t.bend + travel.bend) - s * s * s * (t.twist + travel.twist);
+                const Real x = Real(spin_norm) * s;
+                const Real psi = x * x / 2 - x * x * x * x / 24;
+                const Real exact = dir_l.dot(turned(v.cast<Real>() - Real(s) * d_l, x));
+                const Real bound = t.height + s * t.rate - s * s * (t.bend + travel.bend)
+                    - s * s * s * (t.twist + travel.twist) + (t.lift + travel.lift) * psi;
                 ASSERT_LE(bound, exact + SLACK) << "trial " << trial << " s " << s;
+                const Real travel_exact = -Real(s) * dir_l.dot(turned(d_l, x) - d_l);
+                const Real travel_bound = -s * s * travel.bend - s * s * s * travel.twist + travel.lift * psi;
+                ASSERT_LE(travel_bound, travel_exact + SLACK) << "trial " << trial << " s " << s;
+                ASSERT_LE(travel_exact - travel_bound, s * s * s * third_order + SLACK)
+                    << "trial " << trial << " s " << s;
             }
         }
         EXPECT_GT(paying, 300); // (about a quarter of the travels pay both terms)
+        EXPECT_GT(lifted, 800); // (about half are lifted by the travel's turn)
     }
 
     TEST(TurningHeightBound, NoTurnIsExactLines)

@@ -81,19 +81,27 @@ private:
 /// point moves as Rot(s) (v - s d) with Rot(s) the turn by x = |w| s about w: its height along dir has
 /// TurningDirection's terms for the point v with travel -d, less the part of the travel that turns,
 /// s dir.(Rot(s) d - d) = s (A (cos x - 1) + B sin x), A = dir.d_perp, B = dir.(axis x d). For x in [0, pi]
-/// (cos x - 1 >= -x^2 / 2, 0 <= sin x <= x), only the signs that lower the height pay:
+/// (cos x - 1 >= -x^2 / 2, 0 <= sin x <= x), the signs that lower the height pay:
 ///     -s dir.(Rot(s) d - d) >= -bend s^2 - twist s^3,  bend = |w| max(B, 0),  twist = |w|^2 max(-A, 0) / 2,
-/// concave in s like the point's own terms, to which they add.
+/// concave in s like the point's own terms, to which they add. Where B < 0 the turn lifts the point instead, by
+/// -B s sin x = (-B / |w|) x sin x >= (-B / |w|) (2 psi(x) - x^4 / 12) (sin x >= x - x^3 / 6; psi as for a point's
+/// lift), and x^4 = |w|^4 s^4 <= |w|^4 s^3 for s <= 1: a lift of 2 max(-B, 0) / |w| and a twist of
+/// |w|^3 max(-B, 0) / 12 more. (Without that lift the bound would fall short by a second-order term, -B |w| s^2,
+/// and so would the steps.)
 struct TurningTravelTerms {
     double bend;
     double twist;
+    double lift;
 };
 [[nodiscard]] inline TurningTravelTerms turning_travel_terms(
     const Eigen::Vector3d& dir, const Eigen::Vector3d& travel, const Eigen::Vector3d& spin_axis, double spin_norm)
 {
     const double radial = dir.dot(travel - spin_axis * spin_axis.dot(travel));
     const double across = dir.dot(spin_axis.cross(travel));
-    return { spin_norm * std::max(across, 0.0), 0.5 * spin_norm * spin_norm * std::max(-radial, 0.0) };
+    const double lifting = std::max(-across, 0.0);
+    return { spin_norm * std::max(across, 0.0),
+             spin_norm * spin_norm * (0.5 * std::max(-radial, 0.0) + spin_norm * lifting / 12.0),
+             spin_norm > 0.0 ? 2.0 * lifting / spin_norm : 0.0 };
 }
 
 /// Largest turn x_h for which the lifts' tangent bounds (psi convex up to sqrt(2)).
