@@ -61,6 +61,13 @@ namespace {
     /// (an earlier guess, a smaller turn of the normal) steps better (tuned on random box pairs: 0.01 to 0.1 do
     /// about as well).
     constexpr double WITNESS_TURN = 0.03;
+    /// Share of the previous step beyond which the contact that a step predicts shows the steps closing in only
+    /// linearly (near a contact they land quadratically closer: the next prediction is a few percent of the step or
+    /// less). An edge-on-edge contact of a turning body against a still one then takes the edges' common normal.
+    constexpr double STALLED_SHARE = 0.1;
+    /// Largest |e| |f| / |e x f| (1 / sine of the edges' angle) for which the edges' common normal directs the
+    /// advancement: nearer parallel, the normal turns fast and its terms grow with that ratio.
+    constexpr double MAX_EDGE_SKEW = 8.0;
 
     /// Scratch memory of one query: its vectors come from a buffer on the stack (enough for two boxes' search; the
     /// heap beyond; the contacts have their own, convex_contacts.cpp), so a query allocates nothing but its result.
@@ -324,10 +331,10 @@ namespace {
         /// The terms along a direction that turns with `frame` (n at the placed time; `frame_is_a` says which side
         /// it is: a's heights run along n, b's along -n), the other body still. Along it the frame's vertices keep
         /// their heights above its centre, and the other's points move in the frame's coordinates as still points
-        /// seen from a turning, travelling body: TurningDirection's terms of each point about the frame's centre
-        /// with the opposite spin and travel, plus turning_travel_terms. Where a face of the frame body meets the
-        /// other body, a direction fixed in the world tilts against the turning face and each step closes only a
-        /// share of the gap; along the face's own normal the steps land as on a still face.
+        /// seen from a turning, travelling body: Rot(-w s) (v - s d), v the point less the frame's centre (the
+        /// TurningPoints terms along -n). Where a face of the frame body meets the other body, a direction fixed in
+        /// the world tilts against the turning face and each step closes only a share of the gap; along the face's
+        /// own normal the steps land as on a still face.
         void
         update_in_frame(const ConvexSide& frame, const ConvexSide& other, const Eigen::Vector3d& n, bool frame_is_a)
         {
@@ -345,48 +352,95 @@ namespace {
             }
             frame_side.take(frame_summary, 0.0); // (no turn: only the heights are read)
 
-            const Eigen::Vector3d down = -up; // the other side's direction
-            const double spin = frame.step_angle(); // |w| rounded up
-            const Eigen::Vector3d& travel = frame.travel();
-            const TurningDirection direction(down, -travel, -frame.spin(), -frame.spin_axis(), spin);
-            const TurningTravelTerms turning = turning_travel_terms(down, travel, -frame.spin_axis(), spin);
-            const SeparationTerms& terms = other_side.terms;
-            SeparationSummary other_summary { 0.0, INFINITE, INFINITE, 0.0 };
-            double reach_squared = 0.0;
-            for (std::size_t k = 0; k < other.points().size(); ++k) {
-                const Eigen::Vector3d v = other.points()[k] - frame.center();
-                const TurningHeightTerms at = direction.terms(v, v);
-                terms.heights[k] = at.height;
-                terms.rates[k] = at.rate;
-                terms.bends[k] = at.bend + turning.bend;
-                terms.twists[k] = at.twist + turning.twist;
-                terms.lifts[k] = at.lift + turning.lift;
-                other_summary.add(at.height, at.rate);
-                reach_squared = std::max(reach_squared, v.squaredNorm());
-                magnitude = std::max(magnitude, v.cwiseAbs().sum());
-            }
-            const double reach = rounded_up(std::sqrt(reach_squared));
-            const double distance = rounded_up(travel.norm());
-            // |g''| for g(s) = down.Rot(s)(v - s d): (down x w).(w x z) - 2 (down x w).Rot d, z = Rot(v - s d).
-            const double across = direction.across().norm() + 8.0 * UNIT_ROUNDOFF * spin;
-            other_summary.curvature = rounded_up(across * (spin * (reach + distance) + 2.0 * distance));
-            other_side.take(other_summary, spin);
-            start_ = { frame_summary.lowest + other_summary.lowest, other_summary.lowest_rate };
-            // Rounding. The frame's arms lie within 2 error() of the exact ones; each v within `shift` (the other's
-            // point, the frame's centre, the difference). Then as update() has it, with v for the arm and reach for
-            // the radius; the turning travel's coefficients carry a few ulps of |w| |d| and |w|^2 |d| (its lift,
-            // 2 |B| / |w| times psi(x_h) <= |w|^2 h^2 / 2, a few ulps of |w| |d| h^2, as does psi at the rounded-up
-            // |w|).
-            const double shift = rounded_up(frame.error() + other.error() + 2.0 * UNIT_ROUNDOFF * reach);
+            const double spin = frame.step_angle();
+            const Eigen::Vector3d& center = frame.center();
+            const auto still_points = other.points();
+            const TurningPoints seen = turning_points_terms(
+                other_side.terms, [&](std::size_t k) { return Eigen::Vector3d(still_points[k] - center); }, nullptr,
+                -up, -frame.spin(), -frame.spin_axis(), spin, frame.travel());
+            other_side.take(seen.summary, spin);
+            start_ = { frame_summary.lowest + seen.summary.lowest, seen.summary.lowest_rate };
+            // Rounding: the frame's arms lie within 2 error() of the exact ones; each v within the other's point's,
+            // the frame centre's and the difference's.
+            const double shift = rounded_up(frame.error() + other.error() + 2.0 * UNIT_ROUNDOFF * seen.reach);
+            const TermErrors errors = turning_points_errors(seen, shift, 0.0);
             constant_error_
-                = rounded_up(2.0 * frame.error() + shift + 8.0 * UNIT_ROUNDOFF * magnitude) + ABSOLUTE_SLACK;
-            const double other_rate_error
-                = rounded_up(2.0 * spin * shift + 32.0 * UNIT_ROUNDOFF * (distance + spin * reach));
-            rate_error_ = rounded_up(other_rate_error + 8.0 * UNIT_ROUNDOFF * other_summary.largest_rate);
-            bend_error_ = rounded_up(
-                spin * spin * (shift + 48.0 * UNIT_ROUNDOFF * reach) + 16.0 * UNIT_ROUNDOFF * spin * distance);
-            twist_error_
-                = rounded_up(spin * spin * (other_rate_error / 6.0 + 16.0 * UNIT_ROUNDOFF * (spin * reach + distance)));
+                = rounded_up(2.0 * frame.error() + 8.0 * UNIT_ROUNDOFF * magnitude + errors.constant) + ABSOLUTE_SLACK;
+            rate_error_ = errors.rate;
+            bend_error_ = errors.bend;
+            twist_error_ = errors.twist;
+        }
+
+        /// The terms along the common normal of two edges, mu(s) = Rot(w s) e x f, where the frame body turns (e its
+        /// edge, turning with it) and the other body is still (f its edge): n at the placed time points as mu(0)
+        /// does (`frame_is_a` as for update_in_frame). Along a direction fixed in the world both edges of an
+        /// edge-on-edge contact tilt as the frame turns and the steps close only a share of the gap; along mu both
+        /// stay level. Returns that direction at the placed time as n runs (a's heights along it); none (nothing
+        /// updated) where the edges are too near parallel for it.
+        ///
+        /// Heights relative to the frame's centre c(s) (a term common to both sides, so the separation stays):
+        /// with e scaled so that |e x f| = 1, a frame vertex's arm a gives mu.Rot a = f.Rot(w s) (a x e), a point
+        /// turning with the frame seen along f; a still point y, v = y - c, gives -mu.(y - c(s)) = -e.Rot(-w s)
+        /// (f x v - s f x d), a still point seen from the turning, travelling frame along -e (as in update_in_frame,
+        /// with f x v for v and f x d for d). Both are TurningPoints terms.
+        [[nodiscard]] std::optional<Eigen::Vector3d> update_along_edges(
+            const ConvexSide& frame,
+            const ConvexSide& other,
+            const Eigen::Vector3d& frame_edge,
+            const Eigen::Vector3d& other_edge,
+            const Eigen::Vector3d& n,
+            bool frame_is_a)
+        {
+            const Eigen::Vector3d up = frame_is_a ? n : Eigen::Vector3d(-n);
+            Eigen::Vector3d f = other_edge;
+            Eigen::Vector3d normal = frame_edge.cross(f);
+            if (normal.dot(up) < 0.0) {
+                f = -f;
+                normal = -normal;
+            }
+            const double length = normal.norm();
+            const double skew = frame_edge.norm() * f.norm(); // |e| |f| = |e x f| / sin of the edges' angle
+            if (!(length > 0.0) || !(skew <= MAX_EDGE_SKEW * length)) {
+                return std::nullopt; // (near parallel, or not finite)
+            }
+            const Eigen::Vector3d e = frame_edge / length;
+            Side& frame_side = frame_is_a ? a_ : b_;
+            Side& other_side = frame_is_a ? b_ : a_;
+            const double spin = frame.step_angle();
+            const auto arms = frame.arms();
+            const TurningPoints turning = turning_points_terms(
+                frame_side.terms, [&](std::size_t k) { return arms[k]; }, &e, f, frame.spin(), frame.spin_axis(), spin,
+                Eigen::Vector3d::Zero());
+            const Eigen::Vector3d& center = frame.center();
+            const auto still_points = other.points();
+            const Eigen::Vector3d travel = f.cross(frame.travel());
+            const Eigen::Vector3d back = -f; // f x v = v x (-f)
+            const TurningPoints still = turning_points_terms(
+                other_side.terms, [&](std::size_t k) { return Eigen::Vector3d(still_points[k] - center); }, &back, -e,
+                -frame.spin(), -frame.spin_axis(), spin, travel);
+            frame_side.take(turning.summary, spin);
+            other_side.take(still.summary, spin);
+            start_ = { turning.summary.lowest + still.summary.lowest,
+                       turning.summary.lowest_rate + still.summary.lowest_rate };
+            // Rounding. A frame arm lies within 2 error() of the exact one, so a x e within |e| times that (the crossed
+            // vectors' own rounding, a few ulps of |e| |z| each, is inside the heights' and rates' ulps of |dir| |p|);
+            // a still point's v within both bodies' errors and the difference's (|v| at most the centres' distance,
+            // the other's radius and its error), so f x v within |f| times that; f x d within a few ulps of |f| |d|.
+            // (|e| and |f| are the other side's scales.)
+            const double turning_shift
+                = rounded_up(still.scale * (2.0 * frame.error() + 8.0 * UNIT_ROUNDOFF * frame.radius()));
+            const double reach = rounded_up((other.center() - center).norm() + other.radius() + 2.0 * other.error());
+            const double still_shift
+                = rounded_up(turning.scale * (frame.error() + other.error() + 10.0 * UNIT_ROUNDOFF * reach));
+            const double travel_shift = rounded_up(8.0 * UNIT_ROUNDOFF * turning.scale * frame.travel().norm());
+            const TermErrors from_turning = turning_points_errors(turning, turning_shift, 0.0);
+            const TermErrors from_still = turning_points_errors(still, still_shift, travel_shift);
+            constant_error_ = rounded_up(from_turning.constant + from_still.constant) + ABSOLUTE_SLACK;
+            rate_error_ = rounded_up(from_turning.rate + from_still.rate);
+            bend_error_ = rounded_up(from_turning.bend + from_still.bend);
+            twist_error_ = rounded_up(from_turning.twist + from_still.twist);
+            const Eigen::Vector3d direction = e.cross(f); // mu(0), along up
+            return frame_is_a ? direction : Eigen::Vector3d(-direction);
         }
 
         /// Whether the bodies are certainly apart throughout [t, t + h] (the bound, less its rounding error at h,
@@ -467,6 +521,87 @@ namespace {
         }
 
     private:
+        /// The rounding of one side's terms: SeparationModel's four error coefficients.
+        struct TermErrors {
+            double constant;
+            double rate;
+            double bend;
+            double twist;
+        };
+        /// What turning_points_terms reports beside the arrays.
+        struct TurningPoints {
+            SeparationSummary summary;
+            double scale; ///< |dir| (rounded up)
+            double spin; ///< |w| (rounded up)
+            double reach; ///< the largest |p| (rounded up)
+            double magnitude; ///< the largest |p|_1
+            double distance; ///< |d| (rounded up)
+        };
+        /// One side's terms for points p_k that turn with w (about `axis`, |w| <= spin) while carried back by their
+        /// travel turning with them: the heights dir.Rot(w s) (p_k - s d), TurningDirection's terms of p_k with travel
+        /// -d plus turning_travel_terms for the part of the travel that turns. p_k = point_of(k), or point_of(k) x e
+        /// where `through` points to e (read through the direction's vectors crossed with e: no cross product per
+        /// point). The side's curvature bounds |g''| = |(dir x w).(w x z) - 2 (dir x w).Rot d| (z = Rot (p - s d))
+        /// by |dir x w| (|w| (reach + |d|) + 2 |d|).
+        template <class PointOf>
+        [[nodiscard]] static TurningPoints turning_points_terms(
+            const SeparationTerms& terms,
+            PointOf point_of,
+            const Eigen::Vector3d* through,
+            const Eigen::Vector3d& dir,
+            const Eigen::Vector3d& spin_vector,
+            const Eigen::Vector3d& axis,
+            double spin,
+            const Eigen::Vector3d& travel)
+        {
+            TurningDirection direction(dir, -travel, spin_vector, axis, spin);
+            const double scale = rounded_up(dir.norm());
+            const double across = direction.across().norm() + 8.0 * UNIT_ROUNDOFF * spin * scale;
+            double stretch = 1.0; // |p| <= stretch |point_of(k)|
+            if (through != nullptr) {
+                direction = direction.crossed(*through);
+                stretch = rounded_up(through->norm());
+            }
+            const TurningTravelTerms turning = turning_travel_terms(dir, travel, axis, spin);
+            TurningPoints out { { 0.0, INFINITE, INFINITE, 0.0 }, scale, spin, 0.0, 0.0, rounded_up(travel.norm()) };
+            double reach_squared = 0.0;
+            for (std::size_t k = 0; k < terms.heights.size(); ++k) {
+                const Eigen::Vector3d x = point_of(k);
+                const TurningHeightTerms at = direction.terms(x, x);
+                terms.heights[k] = at.height;
+                terms.rates[k] = at.rate;
+                terms.bends[k] = at.bend + turning.bend;
+                terms.twists[k] = at.twist + turning.twist;
+                terms.lifts[k] = at.lift + turning.lift;
+                out.summary.add(at.height, at.rate);
+                reach_squared = std::max(reach_squared, x.squaredNorm());
+                out.magnitude = std::max(out.magnitude, x.cwiseAbs().sum());
+            }
+            out.reach = rounded_up(stretch * rounded_up(std::sqrt(reach_squared)));
+            out.magnitude = rounded_up(stretch * out.magnitude);
+            out.summary.curvature = rounded_up(across * (spin * (out.reach + out.distance) + 2.0 * out.distance));
+            return out;
+        }
+        /// The rounding of turning_points_terms' side whose points lie within `shift` of the exact ones and whose
+        /// travel within `travel_shift`: each height within |dir| shift and the dot product's few ulps; the rates,
+        /// bends and twists as update() has them, with the points' reach for the radius and the travel's terms (a few
+        /// ulps of |w| |d| and |w|^2 |d|), all times |dir|.
+        [[nodiscard]] static TermErrors turning_points_errors(const TurningPoints& p, double shift, double travel_shift)
+        {
+            const double spin = p.spin;
+            const double rate
+                = 2.0 * spin * shift + travel_shift + 32.0 * UNIT_ROUNDOFF * (p.distance + spin * p.reach);
+            return { rounded_up(p.scale * (shift + 8.0 * UNIT_ROUNDOFF * p.magnitude)),
+                     rounded_up(p.scale * rate + 8.0 * UNIT_ROUNDOFF * p.summary.largest_rate),
+                     rounded_up(
+                         p.scale
+                         * (spin * spin * (shift + 48.0 * UNIT_ROUNDOFF * p.reach)
+                            + spin * (16.0 * UNIT_ROUNDOFF * p.distance + travel_shift))),
+                     rounded_up(
+                         p.scale * spin * spin
+                         * (rate / 6.0 + 16.0 * UNIT_ROUNDOFF * (spin * p.reach + p.distance) + travel_shift)) };
+        }
+
         /// One body's terms, its turn and the coarse bound on its points' curvature along n.
         struct Side {
             SeparationTerms terms;
@@ -628,6 +763,8 @@ namespace {
         {
             double t = 0.0;
             bool probed = false;
+            double previous_step = INFINITE;
+            bool stalled = false; // (the previous step's prediction: STALLED_SHARE)
             for (int step = 0; step < MAX_STEPS; ++step) {
                 ++stats_.intervals;
                 a_.place(t);
@@ -644,7 +781,7 @@ namespace {
                 // along their normal moved to the (guessed) contact it closes nearly at the contact. Any direction
                 // apart at t gives a certified model; the closest one always is.
                 Eigen::Vector3d n = offset.normalized();
-                if (!along_turning_face(n)) {
+                if (!along_turning_features(n, stalled)) {
                     const auto turned = turned_direction(n, guessed_time_to_contact(offset, n));
                     if (turned) {
                         model_.update(a_, b_, *turned);
@@ -672,7 +809,9 @@ namespace {
                 if (contact == remaining && model.apart_for(remaining)) {
                     return { miss(), stats_ };
                 }
+                stalled = contact > STALLED_SHARE * previous_step;
                 const double h = certified_step(model, contact);
+                previous_step = h;
                 if (!(h > 0.0)) {
                     return undecided();
                 }
@@ -781,37 +920,72 @@ namespace {
             return weight;
         }
 
-        /// Where GJK's simplex is a face of a turning body against a vertex of a still one, the model along that
-        /// face's normal turning with it (SeparationModel::update_in_frame) when it certifies the bodies apart now;
-        /// then n is that normal. False (the model untouched or to be replaced) otherwise.
-        bool along_turning_face(Eigen::Vector3d& n)
+        /// Where one body turns and the other is still, and GJK's simplex is a face of the turning body against a
+        /// vertex of the still one, or an edge of each once the steps have `stalled` (STALLED_SHARE), the model along
+        /// a direction that turns with the features: the face's normal (SeparationModel::update_in_frame) or the
+        /// edges' common normal (update_along_edges), when it certifies the bodies apart now; then n is that
+        /// direction at the placed time. False (the model untouched or to be replaced) otherwise. (The edges' normal
+        /// only once stalled: seen from the turning body the still one's points lie farther from the centre and its
+        /// travel turns, so its cubic remainders exceed the world-fixed model's where that one closes in well, as on
+        /// the benchmark's screw motions.)
+        bool along_turning_features(Eigen::Vector3d& n, bool stalled)
         {
             if (simplex_.size != 3) {
                 return false;
             }
+            const bool a_turns = a_.spins() && b_.still(), b_turns = b_.spins() && a_.still();
+            if (!a_turns && !b_turns) {
+                return false;
+            }
             const auto& ids = simplex_.ids;
-            const bool face_of_a = ids[0][1] == ids[1][1] && ids[1][1] == ids[2][1] && a_.spins() && b_.still();
-            const bool face_of_b = ids[0][0] == ids[1][0] && ids[1][0] == ids[2][0] && b_.spins() && a_.still();
-            if (!face_of_a && !face_of_b) {
-                return false;
-            }
-            const auto corner = [&](std::size_t k) -> const Eigen::Vector3d& {
-                return face_of_a ? a_.points()[ids[k][0]] : b_.points()[ids[k][1]];
+            // The distinct vertices of each body among the simplex's three.
+            const auto distinct = [&ids](std::size_t side) {
+                return ids[0][side] == ids[1][side]
+                    ? (ids[1][side] == ids[2][side] ? 1 : 2)
+                    : (ids[0][side] == ids[2][side] || ids[1][side] == ids[2][side] ? 2 : 3);
             };
-            Eigen::Vector3d m = (corner(1) - corner(0)).cross(corner(2) - corner(0));
-            if (m.dot(n) < 0.0) {
-                m = -m;
+            const int count_a = distinct(0), count_b = distinct(1);
+            const ConvexSide& frame = a_turns ? a_ : b_;
+            const ConvexSide& other = a_turns ? b_ : a_;
+            const std::size_t frame_column = a_turns ? 0 : 1;
+            const auto point
+                = [&ids](const ConvexSide& side, std::size_t column, std::size_t k) -> const Eigen::Vector3d& {
+                return side.points()[ids[k][column]];
+            };
+            if ((a_turns ? count_a : count_b) == 3 && (a_turns ? count_b : count_a) == 1) {
+                // A face of the turning body against a vertex of the still one.
+                const auto corner
+                    = [&](std::size_t k) -> const Eigen::Vector3d& { return point(frame, frame_column, k); };
+                Eigen::Vector3d m = (corner(1) - corner(0)).cross(corner(2) - corner(0));
+                if (m.dot(n) < 0.0) {
+                    m = -m;
+                }
+                const double length = m.norm();
+                if (!(length > 0.0) || !std::isfinite(length)) {
+                    return false;
+                }
+                const Eigen::Vector3d normal = m / length;
+                model_.update_in_frame(frame, other, normal, a_turns);
+                if (!model_.apart_for(0.0)) {
+                    return false;
+                }
+                n = normal;
+                return true;
             }
-            const double length = m.norm();
-            if (!(length > 0.0) || !std::isfinite(length)) {
+            if (!stalled || count_a != 2 || count_b != 2) {
                 return false;
             }
-            const Eigen::Vector3d normal = m / length;
-            model_.update_in_frame(face_of_a ? a_ : b_, face_of_a ? b_ : a_, normal, face_of_a);
-            if (!model_.apart_for(0.0)) {
+            // An edge of each: the two simplex vertices that differ in a body are its edge's ends.
+            const auto edge = [&](const ConvexSide& side, std::size_t column) {
+                const std::size_t last = ids[0][column] != ids[1][column] ? 1 : 2;
+                return Eigen::Vector3d(point(side, column, last) - point(side, column, 0));
+            };
+            const Eigen::Vector3d frame_edge = edge(frame, frame_column), other_edge = edge(other, 1 - frame_column);
+            const auto normal = model_.update_along_edges(frame, other, frame_edge, other_edge, n, a_turns);
+            if (!normal || !model_.apart_for(0.0)) {
                 return false;
             }
-            n = normal;
+            n = *normal;
             return true;
         }
 

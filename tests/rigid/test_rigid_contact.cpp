@@ -464,6 +464,45 @@ namespace {
         EXPECT_LE(intervals, 28);
     }
 
+    /// Boxes turning 90-180 degrees over the step into still boxes (the benchmark's large-angle set), counted where
+    /// the first contact is edge on edge: along a direction fixed in the world both edges tilt as the body turns,
+    /// and where the contact's closing speed falls short of the edges' tilting the steps close only a share of the
+    /// gap each; the edges' common normal, turning with the body, takes over once a step shows that (STALLED_SHARE
+    /// in convex_contact.cpp). Every answer is checked against the test's own distance before toi_lower. 348
+    /// intervals over the 79 edge-on-edge contacts here, at most 11 for one; along the world-fixed direction alone,
+    /// 628 and 94.
+    TEST(RigidContact, ConvexPathClosesInOnTurningEdgesQuickly)
+    {
+        RandomMotions random(31);
+        const RigidShape box = box_solid({ 0.5, 0.3, 0.2 });
+        std::int64_t intervals = 0;
+        int edge_contacts = 0, most = 0;
+        for (int k = 0; k < 128; ++k) {
+            SCOPED_TRACE(k);
+            const RigidBody a { box,
+                                RigidMotion(
+                                    { random.rotation(), Eigen::Vector3d(-1.2, 0, 0) + random.vector(0.18) },
+                                    Eigen::Vector3d(random.uniform(0.9, 1.8), 0, 0),
+                                    random.direction() * random.uniform(std::numbers::pi / 2, std::numbers::pi)) };
+            const RigidBody b { box, still(Eigen::Vector3d::Zero(), random.rotation()) };
+            const RigidCcdResult r = rigid_time_of_contact(a, b);
+            if (!r.hit || r.contacts.front().feature_a.kind != RigidFeatureKind::EDGE
+                || r.contacts.front().feature_b.kind != RigidFeatureKind::EDGE) {
+                continue;
+            }
+            for (int i = 0; i < 100; ++i) {
+                const double s = r.toi_lower * i / 100;
+                ASSERT_GT(surface_distance(a, b, s), 0.0) << "contact at s = " << s;
+            }
+            ++edge_contacts;
+            intervals += r.stats.intervals;
+            most = std::max(most, static_cast<int>(r.stats.intervals));
+        }
+        EXPECT_GT(edge_contacts, 60);
+        EXPECT_LE(intervals, 5 * edge_contacts);
+        EXPECT_LE(most, 16);
+    }
+
     /// Two boxes (convex solids: the convex path) turning by up to a full turn each, both moving: sampled densely,
     /// and most densely just before toi_lower where a wrong step bound would show first, against the test's own
     /// distance. No contact before toi_lower, the bodies (nearly) touching at toi_upper, no hit only if apart.

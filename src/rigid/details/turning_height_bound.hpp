@@ -63,6 +63,16 @@ public:
         return { n_.dot(point), along_ + spin_rate, bend_scale_ * std::max(radial, 0.0),
                  twist_scale_ * std::max(spin_rate, 0.0), std::max(-radial, 0.0) };
     }
+    /// The same terms for the points x x e, read from x: each of the direction's vectors z becomes e x z
+    /// (z.(x x e) = x.(e x z)), so that a point costs no cross product. (across() is then e x (n x w).)
+    [[nodiscard]] TurningDirection crossed(const Eigen::Vector3d& e) const
+    {
+        TurningDirection out = *this;
+        out.n_ = e.cross(n_);
+        out.across_ = e.cross(across_);
+        out.off_axis_ = e.cross(off_axis_);
+        return out;
+    }
     /// n.d, the rate of a point without a turn.
     [[nodiscard]] double along() const { return along_; }
     /// n x w.
