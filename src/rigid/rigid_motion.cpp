@@ -95,8 +95,8 @@ RigidMotion RigidMotion::between(
 
 Eigen::Matrix3d RigidMotion::rotation_at(double s) const
 {
-    if (step_angle_ == 0.0) {
-        return start_rotation_;
+    if (step_angle_ == 0.0 || s == 0.0) {
+        return start_rotation_; // (at s = 0 the turn below is the identity: the same matrix, without a sine)
     }
     // The turn by s |w| T about the axis composed with the start as unit quaternions, then one matrix: fewer
     // operations than the turn's matrix times the start's (the product of two unit quaternions is unit to a few ulps).
