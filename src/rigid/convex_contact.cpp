@@ -1057,17 +1057,18 @@ namespace {
             // Each body's points moved once (the simplex repeats them: a face against a vertex, two edges).
             std::array<Eigen::Vector3d, 3> moved_a, moved_b, w;
             const auto& ids = simplex_.ids;
+            // Vertex k of one side (`column` of the ids), moved, or the copy of an earlier vertex with the same id.
+            const auto moved = [&](std::size_t k, const ConvexSide& side, std::size_t column,
+                                   const Eigen::Matrix3d& turn, std::array<Eigen::Vector3d, 3>& out) {
+                std::size_t same = 0;
+                while (same < k && ids[same][column] != ids[k][column]) {
+                    ++same;
+                }
+                out[k] = same < k ? out[same] : side.guessed_point(ids[k][column], h, turn);
+                return out[k];
+            };
             for (std::size_t k = 0; k < static_cast<std::size_t>(size); ++k) {
-                const auto moved = [&](const ConvexSide& side, std::size_t column, const Eigen::Matrix3d& turn,
-                                       std::array<Eigen::Vector3d, 3>& out) {
-                    std::size_t same = 0;
-                    while (same < k && ids[same][column] != ids[k][column]) {
-                        ++same;
-                    }
-                    out[k] = same < k ? out[same] : side.guessed_point(ids[k][column], h, turn);
-                    return out[k];
-                };
-                w[k] = moved(a_, 0, turn_a, moved_a) - moved(b_, 1, turn_b, moved_b);
+                w[k] = moved(k, a_, 0, turn_a, moved_a) - moved(k, b_, 1, turn_b, moved_b);
             }
             const Eigen::Vector3d e = w[1] - w[0];
             Eigen::Vector3d m = size == 3 ? Eigen::Vector3d(e.cross(w[2] - w[0]))

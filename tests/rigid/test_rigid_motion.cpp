@@ -113,6 +113,25 @@ namespace {
         }
     }
 
+    /// rotation_at(0) is the start rotation itself (the turn there is the identity, so the formula gives the same
+    /// matrix; it skips the sine and cosine), and just after it the formula takes over continuously: within a few
+    /// ulps of Rodrigues' formula in long double at tiny and ordinary s, for turning and still motions alike.
+    TEST(RigidMotion, RotationAtTheStartIsTheStartRotation)
+    {
+        MotionGenerator gen;
+        for (int k = 0; k < 500; ++k) {
+            const RigidMotion motion = gen.motion(1.0, k % 5 == 0 ? 0.0 : 4.0);
+            const Eigen::Matrix3d start = motion.start().rotation.toRotationMatrix();
+            ASSERT_EQ(motion.rotation_at(0.0), start) << "k " << k;
+            for (const double s : { 1e-300, 1e-12, 0.5 }) {
+                const long double angle = s * motion.duration() * motion.angular_velocity().cast<long double>().norm();
+                const Mat exact = rotation_long(motion.angular_velocity(), angle) * start.cast<long double>();
+                const Mat error = motion.rotation_at(s).cast<long double>() - exact;
+                ASSERT_LE(static_cast<double>(error.cwiseAbs().maxCoeff()), 1e-15) << "k " << k << " s " << s;
+            }
+        }
+    }
+
     TEST(RigidMotion, BetweenTwoPosesEndsAtTheSecond)
     {
         MotionGenerator gen;

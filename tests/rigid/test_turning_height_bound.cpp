@@ -125,9 +125,8 @@ namespace {
         }
     }
 
-    /// A still point seen from a body that turns (spin -w) and travels (d): v - s d turned by Rot(s), exactly in long
-    /// double, bounded below by the point terms of v with travel -d plus turning_travel_terms, for turns up to pi.
-    /// A still point seen from a turning, travelling frame: the point's terms plus turning_travel_terms, lifts
+    /// A still point seen from a body that turns (spin -w) and travels (d), v - s d turned by Rot(s), exactly in long
+    /// double: the point's terms plus turning_travel_terms, lifts
     /// included (each lift times psi(x), which the lifts' tangent bounds from below where x <= MAX_LIFT_TURN), stay
     /// below its exact height for turns up to pi. The travel's own part, -s dir.(Rot(s) d - d), is bounded to third
     /// order, within s^3 (|A| |w|^2 / 2 + |B| |w|^3 / 6): where its turn lifts the point (B < 0), dropping the lift
