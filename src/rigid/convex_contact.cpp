@@ -22,6 +22,7 @@
 // Anything else (bodies overlapping at the start, a graze that the probe misses, no certified step) is left to
 // the general search, which is correct for any mesh.
 
+#include "rigid/details/branch_free.hpp"
 #include "rigid/details/contact_searches.hpp"
 #include "rigid/details/convex_contacts.hpp"
 #include "rigid/details/convex_distance.hpp"
@@ -104,10 +105,9 @@ namespace {
         void add(double height, double rate)
         {
             largest_rate = std::max(largest_rate, std::abs(rate));
-            if (height < lowest || (height == lowest && rate < lowest_rate)) {
-                lowest = height;
-                lowest_rate = rate;
-            }
+            const bool lower = (height < lowest) | ((height == lowest) & (rate < lowest_rate));
+            lowest = select(lower, height, lowest); // (branch_free.hpp)
+            lowest_rate = select(lower, rate, lowest_rate);
         }
     };
 
@@ -134,8 +134,10 @@ namespace {
             // The largest norm is the root of the largest square (the square root rounds monotonically): one root.
             double radius_squared = 0.0;
             for (std::size_t k = 0; k < local_.size(); ++k) {
-                local_[k] = vertices.row(static_cast<Eigen::Index>(k)).transpose() - center;
-                radius_squared = std::max(radius_squared, local_[k].squaredNorm());
+                // (Formed in registers, then stored: read back from memory, the store would stall the load.)
+                const Eigen::Vector3d local = vertices.row(static_cast<Eigen::Index>(k)).transpose() - center;
+                local_[k] = local;
+                radius_squared = std::max(radius_squared, local.squaredNorm());
             }
             radius_ = rounded_up(std::sqrt(radius_squared));
             error_ = body.motion.point_error_bound(radius_);
@@ -161,12 +163,16 @@ namespace {
             placed_at_ = s;
             const RigidPlacement placement = body_.motion.placement_at(s);
             center_ = placement.translation;
-            magnitude_ = 0.0;
+            // (In registers: a member, stored through each point's store, would carry the loop through memory.)
+            double magnitude = 0.0;
             for (std::size_t k = 0; k < local_.size(); ++k) {
-                arms_[k] = placement.rotation * local_[k];
-                points_[k] = arms_[k] + placement.translation;
-                magnitude_ = std::max(magnitude_, points_[k].cwiseAbs().sum());
+                const Eigen::Vector3d arm = placement.rotation * local_[k];
+                const Eigen::Vector3d point = arm + placement.translation;
+                arms_[k] = arm;
+                points_[k] = point;
+                magnitude = std::max(magnitude, point.cwiseAbs().sum());
             }
+            magnitude_ = magnitude;
         }
         /// Places the vertices at fraction s into probe_points() (points() stay).
         void place_probe(double s)
