@@ -23,8 +23,13 @@
 #include <Eigen/Geometry>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ccdkit::details {
+
+/// max(x, 0), exactly (x + |x| is 2x or 0, halved exactly; for |x| < 2^1023), without a branch: the signs of the
+/// points' radial and turning rates follow no pattern, and compilers make std::max a branch here.
+[[nodiscard]] inline double positive_part(double x) { return 0.5 * (x + std::abs(x)); }
 
 /// A point's terms of the bound (file comment), at the placed time.
 struct TurningHeightTerms {
@@ -60,8 +65,8 @@ public:
     {
         const double spin_rate = across_.dot(arm);
         const double radial = off_axis_.dot(arm);
-        return { n_.dot(point), along_ + spin_rate, bend_scale_ * std::max(radial, 0.0),
-                 twist_scale_ * std::max(spin_rate, 0.0), std::max(-radial, 0.0) };
+        return { n_.dot(point), along_ + spin_rate, bend_scale_ * positive_part(radial),
+                 twist_scale_ * positive_part(spin_rate), positive_part(-radial) };
     }
     /// The same terms for the points x x e, read from x: each of the direction's vectors z becomes e x z
     /// (z.(x x e) = x.(e x z)), so that a point costs no cross product. (across() is then e x (n x w).)
