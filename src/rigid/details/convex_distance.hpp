@@ -167,21 +167,22 @@ struct HullSimplex {
                 // are skipped; a flat tetrahedron tells no sides and tries them all. The origin lay beyond the old
                 // face (0, 1, 2) along -v: the closest point involves the newest vertex (3).
                 for (std::size_t f = newest < 0 ? 0 : 1; f < FACES.size(); ++f) {
-                    const bool origin_inside = (sides[f].origin > 0.0 && sides[f].opposite > 0.0)
-                        || (sides[f].origin < 0.0 && sides[f].opposite < 0.0);
+                    // (Bitwise: the signs follow no pattern, and each short-circuit would be a branch.)
+                    const bool origin_inside = ((sides[f].origin > 0.0) & (sides[f].opposite > 0.0))
+                        | ((sides[f].origin < 0.0) & (sides[f].opposite < 0.0));
                     if (flat || !origin_inside) {
                         try_triangle(FACES[f][0], FACES[f][1], FACES[f][2]);
                     }
                 }
             }
         }
-        // Keep the supporting vertices only.
+        // Keep the supporting vertices only: each is copied down and kept by counting it (which are kept follows no
+        // pattern, so no branch decides it).
         int kept = 0;
         for (int k = 0; k < size; ++k) {
-            if (weight[static_cast<std::size_t>(k)] > 0.0) {
-                ids[static_cast<std::size_t>(kept)] = ids[static_cast<std::size_t>(k)];
-                points[static_cast<std::size_t>(kept++)] = points[static_cast<std::size_t>(k)];
-            }
+            ids[static_cast<std::size_t>(kept)] = ids[static_cast<std::size_t>(k)];
+            points[static_cast<std::size_t>(kept)] = points[static_cast<std::size_t>(k)];
+            kept += weight[static_cast<std::size_t>(k)] > 0.0 ? 1 : 0;
         }
         size = std::max(kept, 1);
         return true;
