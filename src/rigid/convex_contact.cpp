@@ -101,13 +101,21 @@ namespace {
         double lowest_rate; ///< the least rate among the vertices at the lowest height
         double curvature; ///< ConvexSide::curvature along the direction
 
-        /// Takes a vertex's height and rate at the placed time into the summary.
-        void add(double height, double rate)
+        /// The summary of a side's heights and rates as written, with `curvature`. Plain minima and maxima, then the
+        /// rates at the lowest height selected without a branch (branch_free.hpp): which vertex is lowest follows no
+        /// pattern, and a comparison that chose it would have to wait on the previous one.
+        static SeparationSummary of(std::span<const double> heights, std::span<const double> rates, double curvature)
         {
-            largest_rate = std::max(largest_rate, std::abs(rate));
-            const bool lower = (height < lowest) | ((height == lowest) & (rate < lowest_rate));
-            lowest = select(lower, height, lowest); // (branch_free.hpp)
-            lowest_rate = select(lower, rate, lowest_rate);
+            double largest_rate = 0.0, lowest = INFINITE;
+            for (std::size_t k = 0; k < heights.size(); ++k) {
+                largest_rate = std::max(largest_rate, std::abs(rates[k]));
+                lowest = std::min(lowest, heights[k]);
+            }
+            double lowest_rate = INFINITE;
+            for (std::size_t k = 0; k < heights.size(); ++k) {
+                lowest_rate = std::min(lowest_rate, select(heights[k] == lowest, rates[k], INFINITE));
+            }
+            return { largest_rate, lowest, lowest_rate, curvature };
         }
     };
 
@@ -208,26 +216,24 @@ namespace {
             const TurningDirection direction(n, travel_, spin_, spin_axis_, spin_norm_);
             const std::size_t count = points_.size();
             // (n x w is the direction's: the curvature reuses it rather than a cross product of its own.)
-            SeparationSummary summary { 0.0, INFINITE, INFINITE, curvature(direction.across()) };
+            const double curvature_along = curvature(direction.across());
             if (!spins()) {
                 // No turn: the lines are exact (SeparationModel reads no other terms).
                 for (std::size_t k = 0; k < count; ++k) {
                     terms.heights[k] = n.dot(points_[k]);
                     terms.rates[k] = direction.along();
-                    summary.add(terms.heights[k], terms.rates[k]);
                 }
-                return summary;
+            } else {
+                for (std::size_t k = 0; k < count; ++k) {
+                    const TurningHeightTerms at = direction.terms(points_[k], arms_[k]);
+                    terms.heights[k] = at.height;
+                    terms.rates[k] = at.rate;
+                    terms.bends[k] = at.bend;
+                    terms.twists[k] = at.twist;
+                    terms.lifts[k] = at.lift;
+                }
             }
-            for (std::size_t k = 0; k < count; ++k) {
-                const TurningHeightTerms at = direction.terms(points_[k], arms_[k]);
-                terms.heights[k] = at.height;
-                terms.rates[k] = at.rate;
-                terms.bends[k] = at.bend;
-                terms.twists[k] = at.twist;
-                terms.lifts[k] = at.lift;
-                summary.add(at.height, at.rate);
-            }
-            return summary;
+            return SeparationSummary::of(terms.heights, terms.rates, curvature_along);
         }
 
         /// The turn over a fraction h of the step, for guesses (guessed_point): over small angles from the half
@@ -364,14 +370,14 @@ namespace {
             Side& other_side = frame_is_a ? b_ : a_;
             const Eigen::Vector3d up = frame_is_a ? n : Eigen::Vector3d(-n); // the frame side's direction
             double magnitude = 0.0;
-            SeparationSummary frame_summary { 0.0, INFINITE, INFINITE, 0.0 };
             const auto arms = frame.arms();
             for (std::size_t k = 0; k < arms.size(); ++k) {
                 frame_side.terms.heights[k] = up.dot(arms[k]);
                 frame_side.terms.rates[k] = 0.0;
-                frame_summary.add(frame_side.terms.heights[k], 0.0);
                 magnitude = std::max(magnitude, arms[k].cwiseAbs().sum());
             }
+            const SeparationSummary frame_summary
+                = SeparationSummary::of(frame_side.terms.heights, frame_side.terms.rates, 0.0);
             frame_side.take(frame_summary, 0.0); // (no turn: only the heights are read)
 
             const double spin = frame.step_angle();
@@ -585,8 +591,7 @@ namespace {
                 stretch = rounded_up(through->norm());
             }
             const TurningTravelTerms turning = turning_travel_terms(dir, travel, axis, spin);
-            TurningPoints out { { 0.0, INFINITE, INFINITE, 0.0 }, scale, spin, 0.0, 0.0, rounded_up(travel.norm()) };
-            double reach_squared = 0.0;
+            double reach_squared = 0.0, magnitude = 0.0;
             for (std::size_t k = 0; k < terms.heights.size(); ++k) {
                 const Eigen::Vector3d x = point_of(k);
                 const TurningHeightTerms at = direction.terms(x, x);
@@ -595,14 +600,18 @@ namespace {
                 terms.bends[k] = at.bend + turning.bend;
                 terms.twists[k] = at.twist + turning.twist;
                 terms.lifts[k] = at.lift + turning.lift;
-                out.summary.add(at.height, at.rate);
                 reach_squared = std::max(reach_squared, x.squaredNorm());
-                out.magnitude = std::max(out.magnitude, x.cwiseAbs().sum());
+                magnitude = std::max(magnitude, x.cwiseAbs().sum());
             }
-            out.reach = rounded_up(stretch * rounded_up(std::sqrt(reach_squared)));
-            out.magnitude = rounded_up(stretch * out.magnitude);
-            out.summary.curvature = rounded_up(across * (spin * (out.reach + out.distance) + 2.0 * out.distance));
-            return out;
+            const double distance = rounded_up(travel.norm());
+            const double reach = rounded_up(stretch * rounded_up(std::sqrt(reach_squared)));
+            const double curvature = rounded_up(across * (spin * (reach + distance) + 2.0 * distance));
+            return { SeparationSummary::of(terms.heights, terms.rates, curvature),
+                     scale,
+                     spin,
+                     reach,
+                     rounded_up(stretch * magnitude),
+                     distance };
         }
         /// The rounding of turning_points_terms' side whose points lie within `shift` of the exact ones and whose
         /// travel within `travel_shift`: each height within |dir| shift and the dot product's few ulps; the rates,
