@@ -420,12 +420,9 @@ namespace {
             bool frame_is_a)
         {
             const Eigen::Vector3d up = frame_is_a ? n : Eigen::Vector3d(-n);
-            Eigen::Vector3d f = other_edge;
-            Eigen::Vector3d normal = frame_edge.cross(f);
-            if (normal.dot(up) < 0.0) {
-                f = -f;
-                normal = -normal;
-            }
+            const Eigen::Vector3d crossed = frame_edge.cross(other_edge);
+            const double side = facing_sign(crossed, up); // (branch_free.hpp)
+            const Eigen::Vector3d f = side * other_edge, normal = side * crossed;
             const double length = normal.norm();
             const double skew = frame_edge.norm() * f.norm(); // |e| |f| = |e x f| / sin of the edges' angle
             if (!(length > 0.0) || !(skew <= MAX_EDGE_SKEW * length)) {
@@ -991,9 +988,7 @@ namespace {
                 const auto corner
                     = [&](std::size_t k) -> const Eigen::Vector3d& { return point(frame, frame_column, k); };
                 Eigen::Vector3d m = (corner(1) - corner(0)).cross(corner(2) - corner(0));
-                if (m.dot(n) < 0.0) {
-                    m = -m;
-                }
+                m *= facing_sign(m, n);
                 const double length = m.norm();
                 if (!(length > 0.0) || !std::isfinite(length)) {
                     return false;
@@ -1088,9 +1083,7 @@ namespace {
             const Eigen::Vector3d e = w[1] - w[0];
             Eigen::Vector3d m = size == 3 ? Eigen::Vector3d(e.cross(w[2] - w[0]))
                                           : Eigen::Vector3d(n - (n.dot(e) / e.squaredNorm()) * e);
-            if (m.dot(n) < 0.0) {
-                m = -m;
-            }
+            m *= facing_sign(m, n);
             const double length = m.norm();
             if (!(length > 0.0) || !std::isfinite(length)) {
                 return std::nullopt;

@@ -5,6 +5,8 @@
 // meets which, follow no pattern a branch predictor could learn, and a mispredicted branch (some 15 cycles) costs
 // more than the few operations the selection takes.
 
+#include <Eigen/Core>
+
 #include <bit>
 #include <cstdint>
 
@@ -16,6 +18,13 @@ namespace ccdkit::details {
     const std::uint64_t mask = std::uint64_t { 0 } - static_cast<std::uint64_t>(condition);
     return std::bit_cast<double>(
         (std::bit_cast<std::uint64_t>(if_true) & mask) | (std::bit_cast<std::uint64_t>(if_false) & ~mask));
+}
+
+/// -1 where x.towards < 0, else 1: the sign that turns x to face `towards` (x times it is exactly x or -x). Which way
+/// a feature's normal comes out of a cross product follows no pattern.
+[[nodiscard]] inline double facing_sign(const Eigen::Vector3d& x, const Eigen::Vector3d& towards)
+{
+    return select(x.dot(towards) < 0.0, -1.0, 1.0);
 }
 
 } // namespace ccdkit::details
