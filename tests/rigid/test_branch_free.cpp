@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The convex path's branch-free selections (branch_free.hpp, turning_height_bound.hpp's positive_part): the same
-// values as the conditionals they replace, bit for bit, over every magnitude a double has, signed zeros, infinities
-// and NaN.
+// The convex path's branch-free selections (branch_free.hpp): the same values as the conditionals they replace, bit
+// for bit, over every magnitude a double has, signed zeros, infinities and NaN.
 
 #include "rigid/details/branch_free.hpp"
-#include "rigid/details/turning_height_bound.hpp"
 
 #include <gtest/gtest.h>
 

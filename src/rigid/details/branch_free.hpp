@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 
 namespace ccdkit::details {
@@ -19,6 +20,10 @@ namespace ccdkit::details {
     return std::bit_cast<double>(
         (std::bit_cast<std::uint64_t>(if_true) & mask) | (std::bit_cast<std::uint64_t>(if_false) & ~mask));
 }
+
+/// max(x, 0), exactly (x + |x| is 2x or 0, halved exactly; for |x| < 2^1023), as +0.0 where x is a zero: compilers
+/// make std::max a branch in places, and the signs of the points' radial and turning rates follow no pattern.
+[[nodiscard]] inline double positive_part(double x) { return 0.5 * (x + std::abs(x)); }
 
 /// -1 where x.towards < 0, else 1: the sign that turns x to face `towards` (x times it is exactly x or -x). Which way
 /// a feature's normal comes out of a cross product follows no pattern.

@@ -19,17 +19,14 @@
 // exact to x^6 / 720 at h and -lift (x_h^2 / 2 - x_h^4 / 8) at 0. SeparationModel (convex_contact.cpp) sums these
 // per vertex with their rounding errors; test_turning_height_bound.cpp checks the inequalities in long double.
 
+#include "rigid/details/branch_free.hpp"
+
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
 #include <algorithm>
-#include <cmath>
 
 namespace ccdkit::details {
-
-/// max(x, 0), exactly (x + |x| is 2x or 0, halved exactly; for |x| < 2^1023), without a branch: the signs of the
-/// points' radial and turning rates follow no pattern, and compilers make std::max a branch here.
-[[nodiscard]] inline double positive_part(double x) { return 0.5 * (x + std::abs(x)); }
 
 /// A point's terms of the bound (file comment), at the placed time.
 struct TurningHeightTerms {
@@ -65,7 +62,7 @@ public:
     {
         const double spin_rate = across_.dot(arm);
         const double radial = off_axis_.dot(arm);
-        return { n_.dot(point), along_ + spin_rate, bend_scale_ * positive_part(radial),
+        return { n_.dot(point), along_ + spin_rate, bend_scale_ * positive_part(radial), // (branch_free.hpp)
                  twist_scale_ * positive_part(spin_rate), positive_part(-radial) };
     }
     /// The same terms for the points x x e, read from x: each of the direction's vectors z becomes e x z
