@@ -78,10 +78,18 @@ std::vector<RigidContact> convex_contacts(
     const auto posed_at = [&](const FeaturePair& pair, const auto& points_a, const auto& points_b) {
         return pose_pair_with(shape_a, shape_b, pair, vertex_of(points_a), vertex_of(points_b));
     };
-    const NearFeatures near_a = near_features(slab_a, shape_a.mesh_data(), arena);
-    const NearFeatures near_b = near_features(slab_b, shape_b.mesh_data(), arena);
-    const auto vertices_a = near_a.vertices(), edges_a = near_a.edges(), faces_a = near_a.faces();
-    const auto vertices_b = near_b.vertices(), edges_b = near_b.edges(), faces_b = near_b.faces();
+    NearFeatures near_a = near_features(slab_a, shape_a.mesh_data(), arena);
+    NearFeatures near_b = near_features(slab_b, shape_b.mesh_data(), arena);
+    // Each body's features that meet the box of all the other's (keep_meeting; a's widened by reach, as the pair
+    // tests below widen them): the pairs are formed from those only (the same pairs in the same order, from a
+    // fraction of the tests).
+    const ClippedFeature box_a = enclosing_box(near_a.all, reach), box_b = enclosing_box(near_b.all, 0.0);
+    const auto vertices_a = keep_meeting(near_a.vertices(), box_b, reach);
+    const auto edges_a = keep_meeting(near_a.edges(), box_b, reach);
+    const auto faces_a = keep_meeting(near_a.faces(), box_b, reach);
+    const auto vertices_b = keep_meeting(near_b.vertices(), box_a, 0.0);
+    const auto edges_b = keep_meeting(near_b.edges(), box_a, 0.0);
+    const auto faces_b = keep_meeting(near_b.faces(), box_a, 0.0);
     ScratchVector<Candidate> candidates(arena);
     candidates.reserve(
         vertices_a.size() * faces_b.size() + faces_a.size() * vertices_b.size() + edges_a.size() * edges_b.size());
@@ -90,17 +98,8 @@ std::vector<RigidContact> convex_contacts(
               for (const ClippedFeature& x : from_a) {
                   // x's box widened by reach meets y's: x.min - reach <= y.max and y.min - reach <= x.max.
                   const Eigen::Array3d low_x = x.min - reach, high_x = x.max + reach;
-                  // All six comparisons without a branch between them: which one fails first follows no pattern, and
-                  // its mispredicted branches cost more than the comparisons they skip.
-                  const auto meets = [&low_x, &high_x](const ClippedFeature& y) {
-                      bool all = true;
-                      for (Eigen::Index d = 0; d < 3; ++d) {
-                          all &= (low_x[d] <= y.max[d]) & (y.min[d] <= high_x[d]);
-                      }
-                      return all;
-                  };
                   for (const ClippedFeature& y : from_b) {
-                      if (meets(y)) {
+                      if (box_meets(low_x, high_x, y)) {
                           const FeaturePair pair { kind, x.index, y.index };
                           candidates.push_back({ pair, gap_lower_bound(posed_at(pair, pa, pb)) });
                       }

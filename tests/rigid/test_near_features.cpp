@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory_resource>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -141,6 +142,72 @@ namespace {
             }
         }
         EXPECT_EQ(compared, 1600);
+    }
+
+    /// keep_meeting keeps, in order, exactly the features whose boxes widened by reach meet the box; and with the
+    /// boxes that the contact search uses (enclosing_box of the other side's features, widened by reach for b's), it
+    /// keeps both features of every pair that the search's pair test finds meeting: the pairs tested after it are
+    /// all the pairs that meet.
+    TEST(NearFeatures, KeepMeetingKeepsEveryFeatureThatMeetsAnother)
+    {
+        test_support::RandomMotions random(31);
+        const auto random_features = [&random](std::size_t count, double spread) {
+            std::vector<ClippedFeature> out;
+            for (std::size_t k = 0; k < count; ++k) {
+                const Eigen::Array3d corner = random.vector(spread).array();
+                const Eigen::Array3d size = random.vector(0.1 * spread).array().abs();
+                out.push_back({ static_cast<std::int32_t>(k), corner, corner + size });
+            }
+            return out;
+        };
+        const auto indices = [](std::span<const ClippedFeature> features) {
+            std::vector<std::int32_t> out;
+            for (const ClippedFeature& x : features) {
+                out.push_back(x.index);
+            }
+            return out;
+        };
+        int kept_some = 0, dropped_some = 0;
+        for (int k = 0; k < 500; ++k) {
+            const double spread = k % 2 == 0 ? 1.0 : 1e-4;
+            const std::vector<ClippedFeature> a = random_features(1 + static_cast<std::size_t>(k % 13), spread);
+            const std::vector<ClippedFeature> b = random_features(static_cast<std::size_t>(k % 7), spread);
+            const double reach = random.uniform(0.0, 0.2) * spread;
+            // The enclosing box of b: each bound attained (inverted where b is empty).
+            const ClippedFeature box_b = details::enclosing_box(b, 0.0);
+            for (Eigen::Index d = 0; d < 3; ++d) {
+                double low = std::numeric_limits<double>::infinity(), high = -low;
+                for (const ClippedFeature& y : b) {
+                    low = std::min(low, y.min[d]);
+                    high = std::max(high, y.max[d]);
+                }
+                EXPECT_EQ(box_b.min[d], low);
+                EXPECT_EQ(box_b.max[d], high);
+            }
+            std::vector<ClippedFeature> run_a = a, run_b = b;
+            const auto kept_a = indices(details::keep_meeting(run_a, box_b, reach));
+            const auto kept_b = indices(details::keep_meeting(run_b, details::enclosing_box(a, reach), 0.0));
+            std::vector<std::int32_t> expected_a;
+            for (const ClippedFeature& x : a) {
+                const Eigen::Array3d low = x.min - reach, high = x.max + reach;
+                if ((low <= box_b.max).all() && (box_b.min <= high).all()) {
+                    expected_a.push_back(x.index);
+                }
+                for (const ClippedFeature& y : b) {
+                    if (details::box_meets(low, high, y)) {
+                        EXPECT_NE(std::find(kept_a.begin(), kept_a.end(), x.index), kept_a.end()) << "case " << k;
+                        EXPECT_NE(std::find(kept_b.begin(), kept_b.end(), y.index), kept_b.end()) << "case " << k;
+                    }
+                }
+            }
+            EXPECT_EQ(kept_a, expected_a) << "case " << k;
+            EXPECT_TRUE(std::is_sorted(kept_b.begin(), kept_b.end())) << "case " << k;
+            kept_some += expected_a.empty() ? 0 : 1;
+            dropped_some += expected_a.size() < a.size() ? 1 : 0;
+        }
+        // Both outcomes occur (the cases test something).
+        EXPECT_GT(kept_some, 50);
+        EXPECT_GT(dropped_some, 50);
     }
 
     /// Each element appears under each of its corners once, in increasing order, and nowhere else; the bit rows agree.

@@ -27,6 +27,17 @@ struct ClippedFeature {
     Eigen::Array3d max;
 };
 
+/// Whether the box [low, high] meets y's box. All six comparisons without a branch between them: which one fails
+/// first follows no pattern, and its mispredicted branches cost more than the comparisons they skip.
+[[nodiscard]] inline bool box_meets(const Eigen::Array3d& low, const Eigen::Array3d& high, const ClippedFeature& y)
+{
+    bool all = true;
+    for (Eigen::Index d = 0; d < 3; ++d) {
+        all &= (low[d] <= y.max[d]) & (y.min[d] <= high[d]);
+    }
+    return all;
+}
+
 /// One body's points at one time with their heights along a direction (signed so that the other body lies
 /// below), and the height `limit` above which no contact of the pairs sought can lie.
 struct FeatureSlab {

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <memory_resource>
 #include <span>
@@ -31,7 +32,38 @@ struct NearFeatures {
         return all.subspan(edges_begin, faces_begin - edges_begin);
     }
     [[nodiscard]] std::span<const ClippedFeature> faces() const { return all.subspan(faces_begin); }
+    [[nodiscard]] std::span<ClippedFeature> vertices() { return all.first(edges_begin); }
+    [[nodiscard]] std::span<ClippedFeature> edges() { return all.subspan(edges_begin, faces_begin - edges_begin); }
+    [[nodiscard]] std::span<ClippedFeature> faces() { return all.subspan(faces_begin); }
 };
+
+/// The box enclosing the features' boxes, each widened by `reach` (min +inf, max -inf for none).
+[[nodiscard]] inline ClippedFeature enclosing_box(std::span<const ClippedFeature> features, double reach)
+{
+    constexpr double INFINITE = std::numeric_limits<double>::infinity();
+    ClippedFeature out { -1, Eigen::Array3d::Constant(INFINITE), Eigen::Array3d::Constant(-INFINITE) };
+    for (const ClippedFeature& x : features) {
+        out.min = out.min.min(x.min - reach);
+        out.max = out.max.max(x.max + reach);
+    }
+    return out;
+}
+
+/// The features of `run` whose boxes, widened by `reach`, meet `box`, moved to its front in order (the rest of the
+/// run is left unspecified). Where a pair test widens x's box by r and meets y's (box_meets(x.min - r, x.max + r,
+/// y), as rounded), x meets, so widened, the box enclosing all the y (enclosing_box(ys, 0)), and y meets the box
+/// enclosing all the x widened (enclosing_box(xs, r)): the same roundings, so no pair that meets is lost.
+[[nodiscard]] inline std::span<const ClippedFeature>
+keep_meeting(std::span<ClippedFeature> run, const ClippedFeature& box, double reach)
+{
+    std::size_t kept = 0;
+    for (const ClippedFeature& x : run) {
+        const bool meets = box_meets(x.min - reach, x.max + reach, box);
+        run[kept] = x;
+        kept += meets ? 1 : 0; // (copied either way: which are kept follows no pattern)
+    }
+    return run.first(kept);
+}
 
 /// A set of a mesh's elements (edges or faces), one bit per row in `words` (zeroed, one per 64 rows): marked
 /// through the vertices that hold them, visited in increasing row order.
