@@ -78,34 +78,45 @@ std::vector<RigidContact> convex_contacts(
     const auto posed_at = [&](const FeaturePair& pair, const auto& points_a, const auto& points_b) {
         return pose_pair_with(shape_a, shape_b, pair, vertex_of(points_a), vertex_of(points_b));
     };
-    NearFeatures near_a = near_features(slab_a, shape_a.mesh_data(), arena);
-    NearFeatures near_b = near_features(slab_b, shape_b.mesh_data(), arena);
-    // Each body's features that meet the box of all the other's (keep_meeting; a's widened by reach, as the pair
+    const NearFeatures near_a = near_features(slab_a, shape_a.mesh_data(), arena);
+    const NearFeatures near_b = near_features(slab_b, shape_b.mesh_data(), arena);
+    // Each body's features that meet the box of all the other's (features_meeting; a's widened by reach, as the pair
     // tests below widen them): the pairs are formed from those only (the same pairs in the same order, from a
     // fraction of the tests).
-    const ClippedFeature box_a = enclosing_box(near_a.all, reach), box_b = enclosing_box(near_b.all, 0.0);
-    const auto vertices_a = keep_meeting(near_a.vertices(), box_b, reach);
-    const auto edges_a = keep_meeting(near_a.edges(), box_b, reach);
-    const auto faces_a = keep_meeting(near_a.faces(), box_b, reach);
-    const auto vertices_b = keep_meeting(near_b.vertices(), box_a, 0.0);
-    const auto edges_b = keep_meeting(near_b.edges(), box_a, 0.0);
-    const auto faces_b = keep_meeting(near_b.faces(), box_a, 0.0);
+    const ClippedFeature box_a = enclosing_box(near_a.vertices_and_edges(), reach);
+    const ClippedFeature box_b = enclosing_box(near_b.vertices_and_edges(), 0.0);
+    auto* const positions = static_cast<std::uint32_t*>(
+        arena->allocate((near_a.all.size() + near_b.all.size()) * sizeof(std::uint32_t), alignof(std::uint32_t)));
+    std::uint32_t* next_positions = positions;
+    const auto select = [&next_positions](std::span<const ClippedFeature> run, const ClippedFeature& box, double r) {
+        const FeatureSelection selection = features_meeting(run, box, r, next_positions);
+        next_positions += run.size();
+        return selection;
+    };
+    const FeatureSelection vertices_a = select(near_a.vertices(), box_b, reach);
+    const FeatureSelection edges_a = select(near_a.edges(), box_b, reach);
+    const FeatureSelection faces_a = select(near_a.faces(), box_b, reach);
+    const FeatureSelection vertices_b = select(near_b.vertices(), box_a, 0.0);
+    const FeatureSelection edges_b = select(near_b.edges(), box_a, 0.0);
+    const FeatureSelection faces_b = select(near_b.faces(), box_a, 0.0);
     ScratchVector<Candidate> candidates(arena);
     candidates.reserve(
-        vertices_a.size() * faces_b.size() + faces_a.size() * vertices_b.size() + edges_a.size() * edges_b.size());
-    const auto add_pairs
-        = [&](PairKind kind, std::span<const ClippedFeature> from_a, std::span<const ClippedFeature> from_b) {
-              for (const ClippedFeature& x : from_a) {
-                  // x's box widened by reach meets y's: x.min - reach <= y.max and y.min - reach <= x.max.
-                  const Eigen::Array3d low_x = x.min - reach, high_x = x.max + reach;
-                  for (const ClippedFeature& y : from_b) {
-                      if (box_meets(low_x, high_x, y)) {
-                          const FeaturePair pair { kind, x.index, y.index };
-                          candidates.push_back({ pair, gap_lower_bound(posed_at(pair, pa, pb)) });
-                      }
-                  }
-              }
-          };
+        vertices_a.taken.size() * faces_b.taken.size() + faces_a.taken.size() * vertices_b.taken.size()
+        + edges_a.taken.size() * edges_b.taken.size());
+    const auto add_pairs = [&](PairKind kind, const FeatureSelection& from_a, const FeatureSelection& from_b) {
+        for (const std::uint32_t i : from_a.taken) {
+            const ClippedFeature& x = from_a.run[i];
+            // x's box widened by reach meets y's: x.min - reach <= y.max and y.min - reach <= x.max.
+            const Eigen::Array3d low_x = x.min - reach, high_x = x.max + reach;
+            for (const std::uint32_t j : from_b.taken) {
+                const ClippedFeature& y = from_b.run[j];
+                if (box_meets(low_x, high_x, y)) {
+                    const FeaturePair pair { kind, x.index, y.index };
+                    candidates.push_back({ pair, gap_lower_bound(posed_at(pair, pa, pb)) });
+                }
+            }
+        }
+    };
     add_pairs(PairKind::VERTEX_FACE, vertices_a, faces_b);
     add_pairs(PairKind::FACE_VERTEX, faces_a, vertices_b);
     add_pairs(PairKind::EDGE_EDGE, edges_a, edges_b);

@@ -144,11 +144,11 @@ namespace {
         EXPECT_EQ(compared, 1600);
     }
 
-    /// keep_meeting keeps, in order, exactly the features whose boxes widened by reach meet the box; and with the
+    /// features_meeting takes, in order, exactly the features whose boxes widened by reach meet the box; and with the
     /// boxes that the contact search uses (enclosing_box of the other side's features, widened by reach for b's), it
-    /// keeps both features of every pair that the search's pair test finds meeting: the pairs tested after it are
+    /// takes both features of every pair that the search's pair test finds meeting: the pairs tested after it are
     /// all the pairs that meet.
-    TEST(NearFeatures, KeepMeetingKeepsEveryFeatureThatMeetsAnother)
+    TEST(NearFeatures, FeaturesMeetingTakesEveryFeatureThatMeetsAnother)
     {
         test_support::RandomMotions random(31);
         const auto random_features = [&random](std::size_t count, double spread) {
@@ -160,10 +160,10 @@ namespace {
             }
             return out;
         };
-        const auto indices = [](std::span<const ClippedFeature> features) {
+        const auto indices = [](const details::FeatureSelection& selection) {
             std::vector<std::int32_t> out;
-            for (const ClippedFeature& x : features) {
-                out.push_back(x.index);
+            for (const std::uint32_t k : selection.taken) {
+                out.push_back(selection.run[k].index);
             }
             return out;
         };
@@ -184,9 +184,10 @@ namespace {
                 EXPECT_EQ(box_b.min[d], low);
                 EXPECT_EQ(box_b.max[d], high);
             }
-            std::vector<ClippedFeature> run_a = a, run_b = b;
-            const auto kept_a = indices(details::keep_meeting(run_a, box_b, reach));
-            const auto kept_b = indices(details::keep_meeting(run_b, details::enclosing_box(a, reach), 0.0));
+            std::vector<std::uint32_t> positions_a(a.size()), positions_b(b.size());
+            const auto kept_a = indices(details::features_meeting(a, box_b, reach, positions_a.data()));
+            const auto kept_b
+                = indices(details::features_meeting(b, details::enclosing_box(a, reach), 0.0, positions_b.data()));
             std::vector<std::int32_t> expected_a;
             for (const ClippedFeature& x : a) {
                 const Eigen::Array3d low = x.min - reach, high = x.max + reach;

@@ -32,9 +32,8 @@ struct NearFeatures {
         return all.subspan(edges_begin, faces_begin - edges_begin);
     }
     [[nodiscard]] std::span<const ClippedFeature> faces() const { return all.subspan(faces_begin); }
-    [[nodiscard]] std::span<ClippedFeature> vertices() { return all.first(edges_begin); }
-    [[nodiscard]] std::span<ClippedFeature> edges() { return all.subspan(edges_begin, faces_begin - edges_begin); }
-    [[nodiscard]] std::span<ClippedFeature> faces() { return all.subspan(faces_begin); }
+    /// The vertices and edges: their boxes enclose the faces' too (a face's box is its clipped sides' union).
+    [[nodiscard]] std::span<const ClippedFeature> vertices_and_edges() const { return all.first(faces_begin); }
 };
 
 /// The box enclosing the features' boxes, each widened by `reach` (min +inf, max -inf for none).
@@ -49,20 +48,25 @@ struct NearFeatures {
     return out;
 }
 
-/// The features of `run` whose boxes, widened by `reach`, meet `box`, moved to its front in order (the rest of the
-/// run is left unspecified). Where a pair test widens x's box by r and meets y's (box_meets(x.min - r, x.max + r,
-/// y), as rounded), x meets, so widened, the box enclosing all the y (enclosing_box(ys, 0)), and y meets the box
-/// enclosing all the x widened (enclosing_box(xs, r)): the same roundings, so no pair that meets is lost.
-[[nodiscard]] inline std::span<const ClippedFeature>
-keep_meeting(std::span<ClippedFeature> run, const ClippedFeature& box, double reach)
+/// Some of a run of features (one kind of a NearFeatures): the run and the positions in it of those taken, in order.
+struct FeatureSelection {
+    std::span<const ClippedFeature> run;
+    std::span<const std::uint32_t> taken;
+};
+
+/// The features of `run` whose boxes, widened by `reach`, meet `box`, their positions written to `positions` (room for
+/// run.size()). Where a pair test widens x's box by r and meets y's (box_meets(x.min - r, x.max + r, y), as
+/// rounded), x meets, so widened, the box enclosing all the y (enclosing_box(ys, 0)), and y meets the box enclosing
+/// all the x widened (enclosing_box(xs, r)): the same roundings, so no pair that meets is lost.
+[[nodiscard]] inline FeatureSelection
+features_meeting(std::span<const ClippedFeature> run, const ClippedFeature& box, double reach, std::uint32_t* positions)
 {
-    std::size_t kept = 0;
-    for (const ClippedFeature& x : run) {
-        const bool meets = box_meets(x.min - reach, x.max + reach, box);
-        run[kept] = x;
-        kept += meets ? 1 : 0; // (copied either way: which are kept follows no pattern)
+    std::size_t taken = 0;
+    for (std::size_t k = 0; k < run.size(); ++k) {
+        positions[taken] = static_cast<std::uint32_t>(k);
+        taken += box_meets(run[k].min - reach, run[k].max + reach, box) ? 1 : 0; // (no branch: no pattern)
     }
-    return run.first(kept);
+    return { run, { positions, taken } };
 }
 
 /// A set of a mesh's elements (edges or faces), one bit per row in `words` (zeroed, one per 64 rows): marked
