@@ -77,6 +77,12 @@ namespace {
     /// Largest |e| |f| / |e x f| (1 / sine of the edges' angle) for which the edges' common normal directs the
     /// advancement: nearer parallel, the normal turns fast and its terms grow with that ratio.
     constexpr double MAX_EDGE_SKEW = 8.0;
+    /// Where a step lands on its model's root and the model's remainders move that root by at most this many eps
+    /// (SeparationModel::sharp_root), but not by the quarter eps that proves the landing on their own, the simplex
+    /// features moved to eps past the landing decide the probe (features_cross): beyond, the features rarely meet
+    /// there and moving them costs more than the probes it starts (16 to 256 do about as well on the benchmark's
+    /// box pairs).
+    constexpr double NEAR_ROOT = 64.0;
 
     /// Scratch memory of one query: its vectors come from a buffer on the stack (enough for two boxes' search; the
     /// heap beyond; the contacts have their own, convex_contacts.cpp), so a query allocates nothing but its result.
@@ -386,7 +392,7 @@ namespace {
             const TurningPoints seen = turning_points_terms(
                 other_side.terms, [&](std::size_t k) { return Eigen::Vector3d(still_points[k] - center); }, nullptr,
                 -up, -frame.spin(), -frame.spin_axis(), spin, frame.travel());
-            other_side.take(seen.summary, spin);
+            other_side.take(seen.summary, spin, seen.rise);
             start_ = { frame_summary.lowest + seen.summary.lowest, seen.summary.lowest_rate };
             // Rounding: the frame's arms lie within 2 error() of the exact ones; each v within the other's point's,
             // the frame centre's and the difference's.
@@ -444,7 +450,7 @@ namespace {
                 other_side.terms, [&](std::size_t k) { return Eigen::Vector3d(still_points[k] - center); }, &back, -e,
                 -frame.spin(), -frame.spin_axis(), spin, travel);
             frame_side.take(turning.summary, spin);
-            other_side.take(still.summary, spin);
+            other_side.take(still.summary, spin, still.rise);
             start_ = { turning.summary.lowest + still.summary.lowest,
                        turning.summary.lowest_rate + still.summary.lowest_rate };
             // Rounding. A frame arm lies within 2 error() of the exact one, so a x e within |e| times that (the crossed
@@ -561,6 +567,7 @@ namespace {
             double reach; ///< the largest |p| (rounded up)
             double magnitude; ///< the largest |p|_1
             double distance; ///< |d| (rounded up)
+            double rise; ///< TurningTravelTerms::rise of the travel, common to every point (Side::rise)
         };
         /// One side's terms for points p_k that turn with w (about `axis`, |w| <= spin) while carried back by their
         /// travel turning with them: the heights dir.Rot(w s) (p_k - s d), TurningDirection's terms of p_k with travel
@@ -608,12 +615,15 @@ namespace {
                      spin,
                      reach,
                      rounded_up(stretch * magnitude),
-                     distance };
+                     distance,
+                     turning.rise };
         }
         /// The rounding of turning_points_terms' side whose points lie within `shift` of the exact ones and whose
         /// travel within `travel_shift`: each height within |dir| shift and the dot product's few ulps; the rates,
         /// bends and twists as update() has them, with the points' reach for the radius and the travel's terms (a few
-        /// ulps of |w| |d| and |w|^2 |d|), all times |dir|.
+        /// ulps of |w| |d| and |w|^2 |d|), all times |dir|. The twists' share covers the rise's tangent too (its
+        /// coefficient within a few ulps of |dir| |d| and |dir| travel_shift; it moves the bound by at most
+        /// |w|^2 h^3 rise).
         [[nodiscard]] static TermErrors turning_points_errors(const TurningPoints& p, double shift, double travel_shift)
         {
             const double spin = p.spin;
@@ -627,7 +637,8 @@ namespace {
                             + spin * (16.0 * UNIT_ROUNDOFF * p.distance + travel_shift))),
                      rounded_up(
                          p.scale * spin * spin
-                         * (rate / 6.0 + 16.0 * UNIT_ROUNDOFF * (spin * p.reach + p.distance) + travel_shift)) };
+                         * (rate / 6.0 + 16.0 * UNIT_ROUNDOFF * (spin * p.reach + 2.0 * p.distance)
+                            + 2.0 * travel_shift)) };
         }
 
         /// One body's terms, its turn and the coarse bound on its points' curvature along n.
@@ -637,11 +648,17 @@ namespace {
             double curvature = 0.0; ///< |n x w| |w| radius >= |n.x''| for every point
             double lowest = 0.0; ///< the lowest height (SeparationSummary): the side's part of the bound at 0
             double lowest_rate = 0.0; ///< the least rate at the lowest height
+            /// A travel that turns with the side and raises every point alike, by s rise (1 - cos x) >= rise s
+            /// psi(x) (turning_height_bound.hpp): convex in s up to MAX_LIFT_TURN, so it enters, like the lifts,
+            /// through its tangent at the end of [0, h]. (Without it, a face turning towards a still corner stops
+            /// short of the contact by a third-order term, s rise x^2 / 2, and the steps with it.)
+            double rise = 0.0;
 
-            /// The summary of the terms just written, and the side's turn (0 without one).
-            void take(const SeparationSummary& summary, double turn)
+            /// The summary of the terms just written, the side's turn (0 without one) and its travel's rise.
+            void take(const SeparationSummary& summary, double turn, double travel_rise = 0.0)
             {
                 spin = turn;
+                rise = travel_rise;
                 curvature = summary.curvature;
                 lowest = summary.lowest;
                 lowest_rate = summary.lowest_rate;
@@ -674,9 +691,10 @@ namespace {
                     }
                 }
                 const double weight_slope = lifted ? lift_slope_at_end(x, side.spin) : 0.0;
-                return { low,
+                const double rise = lifted ? side.rise : 0.0;
+                return { low + rise * h * weight,
                          t.rates[lowest] - h * (2.0 * t.bends[lowest] + 3.0 * h * t.twists[lowest])
-                             + weight_slope * t.lifts[lowest] };
+                             + weight_slope * t.lifts[lowest] + rise * (weight + h * weight_slope) };
             }
             double rate = side.lowest_rate;
             if (side.spin == 0.0) {
@@ -718,6 +736,9 @@ namespace {
                     low.end,
                     t.heights[k] + h * (t.rates[k] - h * (t.bends[k] + h * t.twists[k])) + weight * t.lifts[k]);
             }
+            // The rise's tangent at h: rise h psi(x_h) there, less h times its slope, rise (psi + x psi'), at 0.
+            low.end += side.rise * h * weight;
+            low.start -= side.rise * h * h * lift_slope_at_end(x, side.spin);
             return low;
         }
         /// Whether a bound whose sides' parts are low_a and low_b is positive beyond `error` and the sum's own
@@ -849,16 +870,19 @@ namespace {
                 if (!(next > t)) {
                     return undecided();
                 }
+                const double stepped = next - t;
                 t = next;
                 // The predicted contact lies a quarter eps past t now. Where the model's parabola moves its root by
-                // less than that, or the simplex features' own contact (refined_time_to_contact) agrees with it, an
-                // overlap eps after t likely proves the contact at once, without a distance at t (nothing touches
-                // before t: the model certified the step). The bodies are placed at t first: the
-                // contacts' normals are oriented from there (from the step's start, edges that turned in between
-                // could point the wrong way).
+                // less than that, or the simplex features' own contact (refined_time_to_contact) agrees with it, or
+                // those features, moved to eps after t, have met (NEAR_ROOT), an overlap eps after t likely proves the
+                // contact at once, without a distance at t (nothing touches before t: the model certified the step).
+                // The bodies are placed at t first: the contacts' normals are oriented from there (from the step's
+                // start, edges that turned in between could point the wrong way).
                 probed = contact < remaining && contact - h <= 0.5 * options_.eps
                     && (model.sharp_root(contact, 0.25 * options_.eps)
-                        || std::abs(features_contact_ - contact) <= 0.5 * options_.eps);
+                        || std::abs(features_contact_ - contact) <= 0.5 * options_.eps
+                        || (model.sharp_root(contact, NEAR_ROOT * options_.eps)
+                            && features_cross(n, stepped + options_.eps)));
                 if (probed) {
                     a_.place(t);
                     b_.place(t);
@@ -1090,6 +1114,13 @@ namespace {
             }
             const Eigen::Vector3d normal = m / length;
             return MovedFeatures { normal, normal.dot(w[0]) };
+        }
+        /// Whether the GJK simplex's features, moved a fraction h of the step ahead (features_at), have met: a guess
+        /// that the bodies touch by then.
+        [[nodiscard]] bool features_cross(const Eigen::Vector3d& n, double h) const
+        {
+            const auto at = features_at(n, h);
+            return at && at->gap <= 0.0;
         }
         /// The features' normal moved a fraction h ahead (features_at).
         [[nodiscard]] std::optional<Eigen::Vector3d> turned_direction(const Eigen::Vector3d& n, double h) const

@@ -99,11 +99,15 @@ private:
 /// -B s sin x = (-B / |w|) x sin x >= (-B / |w|) (2 psi(x) - x^4 / 12) (sin x >= x - x^3 / 6; psi as for a point's
 /// lift), and x^4 = |w|^4 s^4 <= |w|^4 s^3 for s <= 1: a lift of 2 max(-B, 0) / |w| and a twist of
 /// |w|^3 max(-B, 0) / 12 more. (Without that lift the bound would fall short by a second-order term, -B |w| s^2,
-/// and so would the steps.)
+/// and so would the steps.) Where A > 0 the turn raises the point alike, by s A (1 - cos x) >= rise s psi(x),
+/// rise = max(A, 0): convex in s for x <= MAX_LIFT_TURN, a term common to every point that the model takes through
+/// its tangent at the end of the interval, as the lifts (without it the bound falls short by a third-order term,
+/// rise x^2 s / 2).
 struct TurningTravelTerms {
     double bend;
     double twist;
     double lift;
+    double rise; ///< max(A, 0) (above)
 };
 [[nodiscard]] inline TurningTravelTerms turning_travel_terms(
     const Eigen::Vector3d& dir, const Eigen::Vector3d& travel, const Eigen::Vector3d& spin_axis, double spin_norm)
@@ -113,7 +117,7 @@ struct TurningTravelTerms {
     const double lifting = std::max(-across, 0.0);
     return { spin_norm * std::max(across, 0.0),
              spin_norm * spin_norm * (0.5 * std::max(-radial, 0.0) + spin_norm * lifting / 12.0),
-             spin_norm > 0.0 ? 2.0 * lifting / spin_norm : 0.0 };
+             spin_norm > 0.0 ? 2.0 * lifting / spin_norm : 0.0, std::max(radial, 0.0) };
 }
 
 /// Largest turn x_h for which the lifts' tangent bounds (psi convex up to sqrt(2)).
