@@ -487,9 +487,11 @@ namespace {
     /// edge-on-edge contact; where the closing speed falls short of that tilting the steps close only a share of the
     /// gap each. A face of the turning box against a corner takes the face's normal turning with it; edge on edge
     /// takes the edges' common normal once a step shows that it stalls (STALLED_SHARE in convex_contact.cpp). Every
-    /// answer is checked against the test's own distance before toi_lower. Intervals here: 95 over the 22 faces on
-    /// a corner, at most 8 for one (300 and 89 along the world-fixed direction there), 348 over the 79 edges on
-    /// edges, at most 11 (628 and 94 along the world-fixed direction there).
+    /// answer is checked against the test's own distance before toi_lower. Intervals here: 86 over the 22 faces on
+    /// a corner, at most 6 for one (95 and 8 before the turning travel's rise entered the model and the moved
+    /// simplex features could start a probe, 91 with either alone; 300 and 89 along the world-fixed direction
+    /// there), 313 over the 79 edges on edges, at most 8 (348 and 11 before, 323 and 325 with either alone; 628 and
+    /// 94 along the world-fixed direction there).
     TEST(RigidContact, ConvexPathClosesInOnTurningFeaturesQuickly)
     {
         RandomMotions random(31);
@@ -523,7 +525,7 @@ namespace {
         }
         for (const Tally* tally : { &faces, &edges }) {
             EXPECT_GT(tally->contacts, tally == &faces ? 15 : 60);
-            EXPECT_LE(tally->intervals, 5 * tally->contacts);
+            EXPECT_LE(tally->intervals, 4 * tally->contacts);
             EXPECT_LE(tally->most, 16);
         }
     }
