@@ -64,6 +64,19 @@ namespace {
         return best;
     }
 
+    /// Checks that the surfaces are apart before toi_lower: at `samples` times over [0, toi_lower), and as many over
+    /// its last 1e-6 (eps), where a bound that overstated the separation near the contact would have stepped past it.
+    void expect_apart_before(const RigidBody& a, const RigidBody& b, double toi_lower, int samples)
+    {
+        for (int i = 0; i <= samples; ++i) {
+            for (const double s : { toi_lower * i / samples, toi_lower - 1e-6 * i / samples }) {
+                if (s >= 0.0 && s < toi_lower) {
+                    ASSERT_GT(surface_distance(a, b, s), 0.0) << "contact at s = " << s << " before " << toi_lower;
+                }
+            }
+        }
+    }
+
     using test_support::RandomMotions;
 
     /// A box with half extents in [least, least + 0.4].
@@ -461,14 +474,7 @@ namespace {
                 ASSERT_TRUE(r.hit);
                 EXPECT_LE(r.toi_upper - r.toi_lower, 1e-6);
                 EXPECT_LT(surface_distance(a, b, r.toi_upper), 1e-5);
-                constexpr int SAMPLES = 200;
-                for (int i = 0; i <= SAMPLES; ++i) {
-                    for (const double s : { r.toi_lower * i / SAMPLES, r.toi_lower - 1e-6 * i / SAMPLES }) {
-                        if (s >= 0.0 && s < r.toi_lower) {
-                            ASSERT_GT(surface_distance(a, b, s), 0.0) << "contact at s = " << s;
-                        }
-                    }
-                }
+                ASSERT_NO_FATAL_FAILURE(expect_apart_before(a, b, r.toi_lower, 200));
                 ASSERT_FALSE(r.contacts.empty());
                 EXPECT_EQ(r.contacts.front().feature_a.kind, RigidFeatureKind::FACE);
                 EXPECT_EQ(r.contacts.front().feature_b.kind, RigidFeatureKind::VERTEX);
@@ -508,10 +514,7 @@ namespace {
             const RigidBody b { box, still(Eigen::Vector3d::Zero(), random.rotation()) };
             const RigidCcdResult r = rigid_time_of_contact(a, b);
             ASSERT_TRUE(r.hit);
-            for (int i = 0; i < 100; ++i) {
-                const double s = r.toi_lower * i / 100;
-                ASSERT_GT(surface_distance(a, b, s), 0.0) << "contact at s = " << s;
-            }
+            ASSERT_NO_FATAL_FAILURE(expect_apart_before(a, b, r.toi_lower, 100));
             const RigidFeatureKind kind_a = r.contacts.front().feature_a.kind,
                                    kind_b = r.contacts.front().feature_b.kind;
             Tally* tally = kind_a == RigidFeatureKind::FACE && kind_b == RigidFeatureKind::VERTEX ? &faces
@@ -553,13 +556,7 @@ namespace {
             ASSERT_TRUE(r.hit);
             EXPECT_LE(r.toi_upper - r.toi_lower, 1e-6);
             EXPECT_LT(surface_distance(a, b, r.toi_upper), 1e-5);
-            for (int i = 0; i < 100; ++i) {
-                for (const double s : { r.toi_lower * i / 100, r.toi_lower - 1e-6 * i / 100 }) {
-                    if (s >= 0.0 && s < r.toi_lower) {
-                        ASSERT_GT(surface_distance(a, b, s), 0.0) << "contact at s = " << s;
-                    }
-                }
-            }
+            ASSERT_NO_FATAL_FAILURE(expect_apart_before(a, b, r.toi_lower, 100));
             intervals += r.stats.intervals;
             most = std::max(most, r.stats.intervals);
         }
