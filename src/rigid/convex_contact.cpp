@@ -67,9 +67,10 @@ namespace {
     /// are likely the contact's, so their normal at the refined time is the contact normal, along which the model's
     /// root is the contact; farther off they change before the contact and the refinement costs more than it saves.
     constexpr double REFINE_TURN = 0.1;
-    /// Secant steps of that refinement (on the benchmark's box pairs turning both, one step lands nearly as often as
-    /// two, 3.43 against 3.36 intervals per query, and costs fewer instructions: each step moves the features once).
-    constexpr int REFINE_STEPS = 1;
+    /// Secant steps of that refinement (each moves the features once). With the reliefs (turning_height_bound.hpp)
+    /// the model's root is sharp enough for the second step to count: on the benchmark's box pairs turning both, 3.21
+    /// intervals per query against 3.32 with one, on large angles 3.62 against 3.71.
+    constexpr int REFINE_STEPS = 2;
     /// Share of the previous step beyond which the contact that a step predicts shows the steps closing in only
     /// linearly (near a contact they land quadratically closer: the next prediction is a few percent of the step or
     /// less). An edge-on-edge contact of a turning body against a still one then takes the edges' common normal.
@@ -96,7 +97,10 @@ namespace {
     /// (x >= 0), n.x(s) >= height + s rate - bend s^2 - twist s^3, concave, with bend = |w|^2 max(A, 0) / 2 and
     /// twist = |w|^2 max(|w| B, 0) / 6: only the points that the turn carries towards the other body pay. Where
     /// A < 0 the turn lifts the point away (A (cos x - 1) = lift (1 - cos x) >= 0, lift = -A), which
-    /// SeparationModel uses through a tangent.
+    /// SeparationModel uses through a tangent. Where B < 0 the turn carries the point towards the other body and
+    /// that approach slows by at least relief s^3 (1 - x^2 / 20) (turning_height_bound.hpp), also through a tangent:
+    /// a twist holds twist - relief (one of them is 0), negative for a relief, plus any part common to the side
+    /// (Side::common_twist).
     struct SeparationTerms {
         std::span<double> heights, rates, bends, twists, lifts;
     };
@@ -106,6 +110,7 @@ namespace {
         double lowest; ///< the lowest height
         double lowest_rate; ///< the least rate among the vertices at the lowest height
         double curvature; ///< ConvexSide::curvature along the direction
+        double largest_relief = 0.0; ///< the largest relief (SeparationTerms), written with the terms
 
         /// The summary of a side's heights and rates as written, with `curvature`. Plain minima and maxima, then the
         /// rates at the lowest height selected without a branch (branch_free.hpp): which vertex is lowest follows no
@@ -223,6 +228,7 @@ namespace {
             const std::size_t count = points_.size();
             // (n x w is the direction's: the curvature reuses it rather than a cross product of its own.)
             const double curvature_along = curvature(direction.across());
+            double largest_relief = 0.0;
             if (!spins()) {
                 // No turn: the lines are exact (SeparationModel reads no other terms).
                 for (std::size_t k = 0; k < count; ++k) {
@@ -235,11 +241,14 @@ namespace {
                     terms.heights[k] = at.height;
                     terms.rates[k] = at.rate;
                     terms.bends[k] = at.bend;
-                    terms.twists[k] = at.twist;
+                    terms.twists[k] = at.cubic;
                     terms.lifts[k] = at.lift;
+                    largest_relief = std::max(largest_relief, -at.cubic);
                 }
             }
-            return SeparationSummary::of(terms.heights, terms.rates, curvature_along);
+            SeparationSummary summary = SeparationSummary::of(terms.heights, terms.rates, curvature_along);
+            summary.largest_relief = largest_relief;
+            return summary;
         }
 
         /// The turn over a fraction h of the step, for guesses (guessed_point): over small angles from the half
@@ -392,7 +401,7 @@ namespace {
             const TurningPoints seen = turning_points_terms(
                 other_side.terms, [&](std::size_t k) { return Eigen::Vector3d(still_points[k] - center); }, nullptr,
                 -up, -frame.spin(), -frame.spin_axis(), spin, frame.travel());
-            other_side.take(seen.summary, spin, seen.rise);
+            other_side.take(seen.summary, spin, seen.rise, seen.twist);
             start_ = { frame_summary.lowest + seen.summary.lowest, seen.summary.lowest_rate };
             // Rounding: the frame's arms lie within 2 error() of the exact ones; each v within the other's point's,
             // the frame centre's and the difference's.
@@ -449,8 +458,8 @@ namespace {
             const TurningPoints still = turning_points_terms(
                 other_side.terms, [&](std::size_t k) { return Eigen::Vector3d(still_points[k] - center); }, &back, -e,
                 -frame.spin(), -frame.spin_axis(), spin, travel);
-            frame_side.take(turning.summary, spin);
-            other_side.take(still.summary, spin, still.rise);
+            frame_side.take(turning.summary, spin, 0.0, turning.twist);
+            other_side.take(still.summary, spin, still.rise, still.twist);
             start_ = { turning.summary.lowest + still.summary.lowest,
                        turning.summary.lowest_rate + still.summary.lowest_rate };
             // Rounding. A frame arm lies within 2 error() of the exact one, so a x e within |e| times that (the crossed
@@ -475,14 +484,17 @@ namespace {
         }
 
         /// Whether the bodies are certainly apart throughout [t, t + h] (the bound, less its rounding error at h,
-        /// positive at 0 and at h; concave in between). The lifts' tangent at h raises the bound at h and lowers it
-        /// at 0; where that costs the start, the bound without them decides (the start then is apart_for(0)'s).
+        /// positive at 0 and at h; concave in between). The lifts' and reliefs' tangents at h raise the bound at h and
+        /// lower it at 0; where that costs the start, the bound without them decides (the start then is
+        /// apart_for(0)'s). A twist's rounding moves the bound at h by its share, and at 0 (a relief's tangent, 2 - x^2
+        /// / 5 times the cubic) by up to twice that: three shares cover either end.
         [[nodiscard]] bool apart_for(double h) const
         {
             if (h == 0.0) {
                 return clears(a_.lowest, b_.lowest, constant_error_);
             }
-            const double error = rounded_up(constant_error_ + h * (rate_error_ + h * (bend_error_ + h * twist_error_)));
+            const double error
+                = rounded_up(constant_error_ + h * (rate_error_ + h * (bend_error_ + h * 3.0 * twist_error_)));
             const Ends ends_a = lifted_ends(a_, h), ends_b = lifted_ends(b_, h);
             if (!clears(ends_a.end, ends_b.end, error)) {
                 return false; // (without the lifts the bound at h is lower still)
@@ -543,9 +555,9 @@ namespace {
         }
 
         /// Whether the bound's departure from the true separation moves a root near h by at most `tolerance` (as a
-        /// time): the remainders that it leaves out (|A| x^4 / 24 + |B| x^3 / 6 per point, within the side's
-        /// curvature h^2 (x / 6 + x^2 / 24); the whole curvature h^2 where it is coarse) over the mean closing rate
-        /// (the separation at 0 over h).
+        /// time): the remainders that it leaves out (per point |A| x^4 / 24 and |B| x^5 / 120; the third-order ones of
+        /// a frame's turning travel), within the side's curvature h^2 (x / 6 + x^2 / 24) (the whole curvature h^2
+        /// where it is coarse), over the mean closing rate (the separation at 0 over h).
         [[nodiscard]] bool sharp_root(double h, double tolerance) const
         {
             return (slack(a_, h) + slack(b_, h)) * h <= tolerance * start_.value;
@@ -568,6 +580,7 @@ namespace {
             double magnitude; ///< the largest |p|_1
             double distance; ///< |d| (rounded up)
             double rise; ///< TurningTravelTerms::rise of the travel, common to every point (Side::rise)
+            double twist; ///< TurningTravelTerms::twist of the travel, in every point's twist (Side::common_twist)
         };
         /// One side's terms for points p_k that turn with w (about `axis`, |w| <= spin) while carried back by their
         /// travel turning with them: the heights dir.Rot(w s) (p_k - s d), TurningDirection's terms of p_k with travel
@@ -595,28 +608,27 @@ namespace {
                 stretch = rounded_up(through->norm());
             }
             const TurningTravelTerms turning = turning_travel_terms(dir, travel, axis, spin);
-            double reach_squared = 0.0, magnitude = 0.0;
+            double reach_squared = 0.0, magnitude = 0.0, largest_relief = 0.0;
             for (std::size_t k = 0; k < terms.heights.size(); ++k) {
                 const Eigen::Vector3d x = point_of(k);
                 const TurningHeightTerms at = direction.terms(x, x);
                 terms.heights[k] = at.height;
                 terms.rates[k] = at.rate;
                 terms.bends[k] = at.bend + turning.bend;
-                terms.twists[k] = at.twist + turning.twist;
+                terms.twists[k] = at.cubic + turning.twist;
                 terms.lifts[k] = at.lift + turning.lift;
+                largest_relief = std::max(largest_relief, -at.cubic);
                 reach_squared = std::max(reach_squared, x.squaredNorm());
                 magnitude = std::max(magnitude, x.cwiseAbs().sum());
             }
             const double distance = rounded_up(travel.norm());
             const double reach = rounded_up(stretch * rounded_up(std::sqrt(reach_squared)));
             const double curvature = rounded_up(across * (spin * (reach + distance) + 2.0 * distance));
-            return { SeparationSummary::of(terms.heights, terms.rates, curvature),
-                     scale,
-                     spin,
-                     reach,
-                     rounded_up(stretch * magnitude),
-                     distance,
-                     turning.rise };
+            SeparationSummary summary = SeparationSummary::of(terms.heights, terms.rates, curvature);
+            summary.largest_relief = largest_relief;
+            return {
+                summary, scale, spin, reach, rounded_up(stretch * magnitude), distance, turning.rise, turning.twist
+            };
         }
         /// The rounding of turning_points_terms' side whose points lie within `shift` of the exact ones and whose
         /// travel within `travel_shift`: each height within |dir| shift and the dot product's few ulps; the rates,
@@ -653,15 +665,25 @@ namespace {
             /// through its tangent at the end of [0, h]. (Without it, a face turning towards a still corner stops
             /// short of the contact by a third-order term, s rise x^2 / 2, and the steps with it.)
             double rise = 0.0;
+            /// The part of every twist that the side's travel adds (>= 0): a twist below it holds a relief.
+            double common_twist = 0.0;
+            /// The largest relief (common_twist less a twist): the relief's tangent at h, relief h^3 (1 - x^2 / 20),
+            /// is taken as the cubic's relief h^3 there, less this largest relief's x^2 h^3 / 20 (one term per side,
+            /// not per vertex).
+            double largest_relief = 0.0;
 
-            /// The summary of the terms just written, the side's turn (0 without one) and its travel's rise.
-            void take(const SeparationSummary& summary, double turn, double travel_rise = 0.0)
+            /// The summary of the terms just written, the side's turn (0 without one), its travel's rise and the
+            /// twist that its travel adds to every point.
+            void
+            take(const SeparationSummary& summary, double turn, double travel_rise = 0.0, double travel_twist = 0.0)
             {
                 spin = turn;
                 rise = travel_rise;
+                common_twist = travel_twist;
                 curvature = summary.curvature;
                 lowest = summary.lowest;
                 lowest_rate = summary.lowest_rate;
+                largest_relief = summary.largest_relief;
             }
         };
         /// A side's bound at a time and its slope there (of the vertex that is lowest).
@@ -681,7 +703,20 @@ namespace {
             double low = INFINITE;
             std::size_t lowest = 0;
             if (x <= MAX_LIFT_TURN && side.spin != 0.0) {
-                const double weight = lifted ? lift_at_end(x) : 0.0;
+                if (!lifted) {
+                    // The concave bound: no tangents, so no reliefs (a twist below the common part pays only that).
+                    for (std::size_t k = 0; k < count; ++k) {
+                        const double twist = std::max(t.twists[k], side.common_twist);
+                        const double value = t.heights[k] + h * (t.rates[k] - h * (t.bends[k] + h * twist));
+                        if (value < low) {
+                            low = value;
+                            lowest = k;
+                        }
+                    }
+                    const double twist = std::max(t.twists[lowest], side.common_twist);
+                    return { low, t.rates[lowest] - h * (2.0 * t.bends[lowest] + 3.0 * h * twist) };
+                }
+                const double weight = lift_at_end(x);
                 for (std::size_t k = 0; k < count; ++k) {
                     const double value
                         = t.heights[k] + h * (t.rates[k] - h * (t.bends[k] + h * t.twists[k])) + weight * t.lifts[k];
@@ -690,11 +725,10 @@ namespace {
                         lowest = k;
                     }
                 }
-                const double weight_slope = lifted ? lift_slope_at_end(x, side.spin) : 0.0;
-                const double rise = lifted ? side.rise : 0.0;
-                return { low + rise * h * weight,
+                const double weight_slope = lift_slope_at_end(x, side.spin);
+                return { low + side.rise * h * weight - relief_excess(side, h),
                          t.rates[lowest] - h * (2.0 * t.bends[lowest] + 3.0 * h * t.twists[lowest])
-                             + weight_slope * t.lifts[lowest] + rise * (weight + h * weight_slope) };
+                             + weight_slope * t.lifts[lowest] + side.rise * (weight + h * weight_slope) };
             }
             double rate = side.lowest_rate;
             if (side.spin == 0.0) {
@@ -737,9 +771,17 @@ namespace {
                     t.heights[k] + h * (t.rates[k] - h * (t.bends[k] + h * t.twists[k])) + weight * t.lifts[k]);
             }
             // The rise's tangent at h: rise h psi(x_h) there, less h times its slope, rise (psi + x psi'), at 0.
-            low.end += side.rise * h * weight;
-            low.start -= side.rise * h * h * lift_slope_at_end(x, side.spin);
+            low.end += side.rise * h * weight - relief_excess(side, h);
+            // At 0 a relief's tangent takes off relief h^3 (2 - x^2 / 5): the largest relief's, from every vertex.
+            low.start -= side.rise * h * h * lift_slope_at_end(x, side.spin)
+                + side.largest_relief * h * h * h * relief_drop_at_start(x);
             return low;
+        }
+        /// What the twists' cubic at h, relief h^3, adds beyond the reliefs' tangent there, relief h^3 (1 - x^2 / 20),
+        /// at most: the largest relief's x^2 h^3 / 20.
+        [[nodiscard]] static double relief_excess(const Side& side, double h)
+        {
+            return side.largest_relief * h * h * h * relief_short_of_cubic(side.spin * h);
         }
         /// Whether a bound whose sides' parts are low_a and low_b is positive beyond `error` and the sum's own
         /// rounding (an ulp of each term, inside 2 ulps of their magnitudes).

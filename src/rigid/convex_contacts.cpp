@@ -78,15 +78,17 @@ std::vector<RigidContact> convex_contacts(
     const auto posed_at = [&](const FeaturePair& pair, const auto& points_a, const auto& points_b) {
         return pose_pair_with(shape_a, shape_b, pair, vertex_of(points_a), vertex_of(points_b));
     };
-    const NearFeatures near_a = near_features(slab_a, shape_a.mesh_data(), arena);
-    const NearFeatures near_b = near_features(slab_b, shape_b.mesh_data(), arena);
+    NearFeatures near_a = near_features(slab_a, shape_a.mesh_data(), arena);
+    NearFeatures near_b = near_features(slab_b, shape_b.mesh_data(), arena);
     // Each body's features that meet the box of all the other's (features_meeting; a's widened by reach, as the pair
     // tests below widen them): the pairs are formed from those only (the same pairs in the same order, from a
     // fraction of the tests).
     const ClippedFeature box_a = enclosing_box(near_a.vertices_and_edges(), reach);
     const ClippedFeature box_b = enclosing_box(near_b.vertices_and_edges(), 0.0);
+    // (Room for each body's vertices and edges and for all its faces.)
+    const auto room = [](const NearFeatures& near) { return near.faces_begin + near.face_set.words.size() * 64; };
     auto* const positions = static_cast<std::uint32_t*>(
-        arena->allocate((near_a.all.size() + near_b.all.size()) * sizeof(std::uint32_t), alignof(std::uint32_t)));
+        arena->allocate((room(near_a) + room(near_b)) * sizeof(std::uint32_t), alignof(std::uint32_t)));
     std::uint32_t* next_positions = positions;
     const auto select = [&next_positions](std::span<const ClippedFeature> run, const ClippedFeature& box, double r) {
         const FeatureSelection selection = features_meeting(run, box, r, next_positions);
@@ -95,10 +97,20 @@ std::vector<RigidContact> convex_contacts(
     };
     const FeatureSelection vertices_a = select(near_a.vertices(), box_b, reach);
     const FeatureSelection edges_a = select(near_a.edges(), box_b, reach);
-    const FeatureSelection faces_a = select(near_a.faces(), box_b, reach);
     const FeatureSelection vertices_b = select(near_b.vertices(), box_a, 0.0);
     const FeatureSelection edges_b = select(near_b.edges(), box_a, 0.0);
-    const FeatureSelection faces_b = select(near_b.faces(), box_a, 0.0);
+    // A body's faces pair only with the other's vertices: gathered where some of those were taken (on two boxes
+    // meeting edge on edge, neither).
+    const auto faces_meeting_vertices
+        = [&select](NearFeatures& near, const FeatureSelection& vertices, const ClippedFeature& box, double r) {
+              if (vertices.taken.empty()) {
+                  return FeatureSelection {};
+              }
+              near.gather_faces();
+              return select(near.faces(), box, r);
+          };
+    const FeatureSelection faces_a = faces_meeting_vertices(near_a, vertices_b, box_b, reach);
+    const FeatureSelection faces_b = faces_meeting_vertices(near_b, vertices_a, box_a, 0.0);
     ScratchVector<Candidate> candidates(arena);
     candidates.reserve(
         vertices_a.taken.size() * faces_b.taken.size() + faces_a.taken.size() * vertices_b.taken.size()

@@ -122,7 +122,10 @@ namespace {
                 const FeatureSlab slab { points, heights, limit, magnitude };
                 const std::vector<ClippedFeature> expected = clipped_features(slab, mesh);
                 std::pmr::monotonic_buffer_resource arena;
-                const details::NearFeatures found = details::near_features(slab, mesh, &arena);
+                details::NearFeatures found = details::near_features(slab, mesh, &arena);
+                const std::size_t before_faces = found.all.size();
+                found.gather_faces();
+                EXPECT_EQ(before_faces, found.faces_begin); // (the vertices and edges first, the faces on demand)
                 const std::string where = std::to_string(mesh.vertices.rows()) + " vertices, case " + std::to_string(k);
                 ASSERT_EQ(found.all.size(), expected.size()) << where;
                 const std::size_t vertices = found.vertices().size(), edges = found.edges().size();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The lower bound on a turning point's height along a fixed direction (turning_height_bound.hpp), against the exact
 // motion evaluated in long double (Rodrigues' formula) at many times: the concave bound for every angle, the lifts'
-// tangent on [0, h] where the turn over h is at most MAX_LIFT_TURN, and how close the bound at h comes.
+// and reliefs' tangents on [0, h] where the turn over h is at most MAX_LIFT_TURN, and how close the bound at h comes.
 
 #include "random_motions.hpp"
 #include "rigid/details/turning_height_bound.hpp"
@@ -19,6 +19,8 @@ namespace {
     using details::lift_drop_at_start;
     using details::lift_slope_at_end;
     using details::MAX_LIFT_TURN;
+    using details::relief_drop_at_start;
+    using details::relief_short_of_cubic;
     using details::TurningDirection;
     using details::TurningHeightTerms;
 
@@ -68,16 +70,19 @@ namespace {
             const TurningHeightTerms t = m.terms();
             for (int k = 0; k <= 200; ++k) {
                 const double s = k / 200.0;
-                const Real bound = t.height + s * t.rate - s * s * t.bend - s * s * s * t.twist;
+                const Real bound = t.height + s * t.rate - s * s * t.bend - s * s * s * t.twist();
                 ASSERT_LE(bound, m.height_at(s) + SLACK) << "trial " << trial << " s " << s;
             }
         }
     }
 
-    TEST(TurningHeightBound, LiftTangentHoldsOnTheInterval)
+    /// The lift's tangent at h (from -lift_drop_at_start at 0 to lift_at_end at h) and the relief's (from -h^3
+    /// relief_drop_at_start at 0 to h^3 (1 - relief_short_of_cubic) at h), linear in between, added to the concave
+    /// bound, stay below the exact height on [0, h].
+    TEST(TurningHeightBound, LiftAndReliefTangentsHoldOnTheInterval)
     {
         test_support::RandomMotions random(12);
-        int lifted = 0;
+        int lifted = 0, relieved = 0;
         for (int trial = 0; trial < 2000; ++trial) {
             const PointMotion m = random_motion(random, 3.0);
             const TurningHeightTerms t = m.terms();
@@ -88,41 +93,53 @@ namespace {
             const double h = std::min(1.0, random.uniform(0.0, 1.0) * MAX_LIFT_TURN / spin);
             const double x_h = spin * h;
             lifted += t.lift > 0.0;
-            // At 0 the tangent costs lift_drop_at_start; at h it adds lift_at_end; linear in between.
-            const Real at_start = -Real(lift_drop_at_start(x_h));
-            const Real at_end = lift_at_end(x_h);
+            relieved += t.relief() > 0.0;
+            const Real cube = Real(h) * h * h;
+            const Real lift_start = -Real(lift_drop_at_start(x_h)), lift_end = lift_at_end(x_h);
+            const Real relief_start = -cube * relief_drop_at_start(x_h);
+            const Real relief_end = cube * (1 - relief_short_of_cubic(x_h));
             for (int k = 0; k <= 200; ++k) {
                 const double s = h * k / 200.0;
-                const Real tangent = t.lift * (at_start + (at_end - at_start) * (s / h)); // linear between its ends
-                const Real bound = t.height + s * t.rate - s * s * t.bend - s * s * s * t.twist + tangent;
+                const Real u = s / h;
+                const Real tangents = t.lift * (lift_start + (lift_end - lift_start) * u)
+                    + t.relief() * (relief_start + (relief_end - relief_start) * u);
+                const Real bound = t.height + s * t.rate - s * s * t.bend - s * s * s * t.twist() + tangents;
                 ASSERT_LE(bound, m.height_at(s) + SLACK) << "trial " << trial << " s " << s << " h " << h;
             }
-            // The tangent's slope in x is psi'(x_h): its ends agree with lift_slope_at_end.
+            // The lift's tangent has slope psi'(x_h) in x: its ends agree with lift_slope_at_end.
             EXPECT_NEAR(
                 static_cast<double>(lift_at_end(x_h) + lift_drop_at_start(x_h)),
                 x_h * lift_slope_at_end(x_h, spin) / spin, 1e-12);
         }
         EXPECT_GT(lifted, 500); // (about half the points turn away from n)
+        EXPECT_GT(relieved, 500); // (about half are carried towards -n)
     }
 
     TEST(TurningHeightBound, BoundAtTheEndMissesOnlyHigherOrderTerms)
     {
-        // With the lift, the bound at h departs from the exact height by at most |A| x^4 / 24 + |B| x^3 / 6 (and
-        // x^6 / 720 of the lift): a cubic remainder, where the global curvature bound leaves a quadratic one.
+        // With the lift and the relief, the bound at h departs from the exact height by at most |A| x^4 / 24 +
+        // |B| x^5 / 120 (and x^6 / 720 of the lift, x^7 / 5040 of the relief): a fourth-order remainder, where the
+        // global curvature bound leaves a quadratic one (and the bound without the relief a cubic one, |B| x^3 / 6).
         test_support::RandomMotions random(13);
+        int relieved = 0;
         for (int trial = 0; trial < 2000; ++trial) {
             const PointMotion m = random_motion(random, 3.0);
             const TurningHeightTerms t = m.terms();
             const double spin = m.spin.norm();
             const double h = spin > 0.0 ? std::min(1.0, random.uniform(0.0, 1.0) * MAX_LIFT_TURN / spin) : 0.5;
             const double x = spin * h;
-            const Real bound = t.height + h * t.rate - h * h * t.bend - h * h * h * t.twist + t.lift * lift_at_end(x);
+            const Real relief = t.relief() * h * h * h * (1 - relief_short_of_cubic(x));
+            const Real bound
+                = t.height + h * t.rate - h * h * t.bend - h * h * h * t.twist() + t.lift * lift_at_end(x) + relief;
             const double amplitude = m.arm.norm(); // >= |A|, |B|
-            const Real remainder = amplitude * (x * x * x * x / 24.0 + x * x * x / 6.0 + std::pow(x, 6) / 720.0);
+            const Real remainder = amplitude
+                * (std::pow(x, 4) / 24.0 + std::pow(x, 5) / 120.0 + std::pow(x, 6) / 720.0 + std::pow(x, 7) / 5040.0);
             const Real exact = m.height_at(h);
             ASSERT_LE(bound, exact + SLACK);
             ASSERT_GE(bound, exact - remainder - SLACK) << "trial " << trial;
+            relieved += t.relief() > 0.0 && x > 0.1;
         }
+        EXPECT_GT(relieved, 300);
     }
 
     /// A still point seen from a body that turns (spin -w) and travels (d), v - s d turned by Rot(s), exactly in long
@@ -159,7 +176,7 @@ namespace {
                 const Real psi = x * x / 2 - x * x * x * x / 24;
                 const Real exact = dir_l.dot(turned(v.cast<Real>() - Real(s) * d_l, x));
                 const Real bound = t.height + s * t.rate - s * s * (t.bend + travel.bend)
-                    - s * s * s * (t.twist + travel.twist) + (t.lift + travel.lift) * psi;
+                    - s * s * s * (t.twist() + travel.twist) + (t.lift + travel.lift) * psi;
                 ASSERT_LE(bound, exact + SLACK) << "trial " << trial << " s " << s;
                 const Real travel_exact = -Real(s) * dir_l.dot(turned(d_l, x) - d_l);
                 const Real travel_bound = -s * s * travel.bend - s * s * s * travel.twist + travel.lift * psi;
@@ -213,7 +230,7 @@ namespace {
             m.spin.setZero();
             const TurningHeightTerms t = m.terms();
             EXPECT_EQ(t.bend, 0.0);
-            EXPECT_EQ(t.twist, 0.0);
+            EXPECT_EQ(t.cubic, 0.0);
             for (int k = 0; k <= 10; ++k) {
                 const double s = k / 10.0;
                 EXPECT_NEAR(static_cast<double>(t.height + s * t.rate - m.height_at(s)), 0.0, 1e-12);

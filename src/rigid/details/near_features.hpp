@@ -20,7 +20,30 @@
 
 namespace ccdkit::details {
 
-/// One body's features near a contact (FeatureSlab::clip boxes): its kept vertices, edges, then faces.
+/// A set of a mesh's elements (edges or faces), one bit per row in `words` (zeroed, one per 64 rows): marked
+/// through the vertices that hold them, visited in increasing row order.
+struct ElementSet {
+    std::span<std::uint64_t> words;
+
+    /// Adds the elements of a set of the same rows.
+    void insert(std::span<const std::uint64_t> elements) const
+    {
+        for (std::size_t w = 0; w < words.size(); ++w) {
+            words[w] |= elements[w];
+        }
+    }
+    template <class Visit> void for_each(Visit&& visit) const
+    {
+        for (std::size_t w = 0; w < words.size(); ++w) {
+            for (std::uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
+                visit(static_cast<std::int32_t>(64 * w + static_cast<std::size_t>(std::countr_zero(bits))));
+            }
+        }
+    }
+};
+
+/// One body's features near a contact (FeatureSlab::clip boxes): its kept vertices, edges, then faces (once
+/// gathered: gather_faces).
 struct NearFeatures {
     std::span<ClippedFeature> all;
     std::size_t edges_begin = 0;
@@ -34,6 +57,17 @@ struct NearFeatures {
     [[nodiscard]] std::span<const ClippedFeature> faces() const { return all.subspan(faces_begin); }
     /// The vertices and edges: their boxes enclose the faces' too (a face's box is its clipped sides' union).
     [[nodiscard]] std::span<const ClippedFeature> vertices_and_edges() const { return all.first(faces_begin); }
+
+    /// Appends each face around the kept vertices, in index order, as the union of its clipped sides' boxes (the
+    /// corners of its clipped part, kept corners and crossings, all lie on them). Apart, as only pairs with the other
+    /// body's vertices use them: the contact search gathers them only where some of those vertices come near.
+    void gather_faces();
+
+    // What gather_faces reads: the mesh's faces' sides, the faces around the kept vertices (one bit per face) and
+    // where each clipped edge lies in `all` (-1 for edges outside the set).
+    const MeshShapeData* mesh = nullptr;
+    ElementSet face_set;
+    const std::int32_t* edge_slots = nullptr;
 };
 
 /// The box enclosing the features' boxes, each widened by `reach` (min +inf, max -inf for none).
@@ -69,32 +103,10 @@ features_meeting(std::span<const ClippedFeature> run, const ClippedFeature& box,
     return { run, { positions, taken } };
 }
 
-/// A set of a mesh's elements (edges or faces), one bit per row in `words` (zeroed, one per 64 rows): marked
-/// through the vertices that hold them, visited in increasing row order.
-struct ElementSet {
-    std::span<std::uint64_t> words;
-
-    /// Adds the elements of a set of the same rows.
-    void insert(std::span<const std::uint64_t> elements) const
-    {
-        for (std::size_t w = 0; w < words.size(); ++w) {
-            words[w] |= elements[w];
-        }
-    }
-    template <class Visit> void for_each(Visit&& visit) const
-    {
-        for (std::size_t w = 0; w < words.size(); ++w) {
-            for (std::uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
-                visit(static_cast<std::int32_t>(64 * w + static_cast<std::size_t>(std::countr_zero(bits))));
-            }
-        }
-    }
-};
-
-/// One body's kept vertices (at heights up to the slab's limit), its edges clipped to the slab, then each face as
-/// the union of its clipped sides' boxes (the corners of its clipped part, kept corners and crossings, all lie on
-/// them), each in index order, in one allocation. A feature reaches the slab exactly when one of its corners lies
-/// in it (FeatureSlab::clip's test), so only the edges and faces around the kept vertices are visited.
+/// One body's kept vertices (at heights up to the slab's limit), then its edges clipped to the slab, each in index
+/// order, in one allocation with room for the faces (NearFeatures::gather_faces). A feature reaches the slab exactly
+/// when one of its corners lies in it (FeatureSlab::clip's test), so only the edges and faces around the kept
+/// vertices are visited.
 [[nodiscard]] inline NearFeatures
 near_features(const FeatureSlab& slab, const MeshShapeData& mesh, std::pmr::memory_resource* arena)
 {
@@ -136,11 +148,22 @@ near_features(const FeatureSlab& slab, const MeshShapeData& mesh, std::pmr::memo
         ++next;
     });
     out.faces_begin = static_cast<std::size_t>(next - storage);
-    faces.for_each([&](std::int32_t f) {
+    out.all = { storage, out.faces_begin };
+    out.mesh = &mesh;
+    out.face_set = faces;
+    out.edge_slots = slot;
+    return out;
+}
+
+inline void NearFeatures::gather_faces()
+{
+    ClippedFeature* const storage = all.data();
+    ClippedFeature* next = storage + faces_begin;
+    face_set.for_each([&](std::int32_t f) {
         ClippedFeature& feature = *next++;
         feature.index = -1;
         for (Eigen::Index c = 0; c < 3; ++c) {
-            const std::int32_t k = slot[static_cast<std::size_t>(mesh.face_edges(f, c))];
+            const std::int32_t k = edge_slots[static_cast<std::size_t>(mesh->face_edges(f, c))];
             if (k < 0) {
                 continue; // (the side opposite the face's only kept corner)
             }
@@ -155,8 +178,7 @@ near_features(const FeatureSlab& slab, const MeshShapeData& mesh, std::pmr::memo
             }
         }
     });
-    out.all = { storage, static_cast<std::size_t>(next - storage) };
-    return out;
+    all = { storage, static_cast<std::size_t>(next - storage) };
 }
 
 } // namespace ccdkit::details

@@ -16,8 +16,13 @@
 // concave in s. Where A < 0 the turn lifts the point (A (cos x - 1) = lift (1 - cos x), lift = -A >= 0), and
 // 1 - cos x >= psi(x) = x^2 / 2 - x^4 / 24, convex for x <= sqrt(2): on [0, h] with x_h = |w| h <= sqrt(2), psi's
 // tangent at x_h, lift (psi(x_h) + psi'(x_h) (x - x_h)), is a linear (so concave) lower bound of the lift's share,
-// exact to x^6 / 720 at h and -lift (x_h^2 / 2 - x_h^4 / 8) at 0. SeparationModel (convex_contact.cpp) sums these
-// per vertex with their rounding errors; test_turning_height_bound.cpp checks the inequalities in long double.
+// exact to x^6 / 720 at h and -lift (x_h^2 / 2 - x_h^4 / 8) at 0. Where B < 0 the turn carries the point towards -n
+// and that approach slows: B (sin x - x) >= relief s^3 (1 - x^2 / 20), relief = |w|^2 max(-|w| B, 0) / 6 (from
+// x - sin x >= x^3 / 6 - x^5 / 120), convex in s for x <= sqrt(6), so it too enters through its tangent at h:
+// relief h^3 (1 - x_h^2 / 20) there, -relief h^3 (2 - x_h^2 / 5) at 0. (Left out, a step towards a contact that the
+// turn approaches stops short by about relief h^3: on the benchmark's large-angle box pairs, 1e-6 to 1e-4 of the step,
+// and one interval more.) SeparationModel (convex_contact.cpp) sums these per vertex with their rounding errors;
+// test_turning_height_bound.cpp checks the inequalities in long double.
 
 #include "rigid/details/branch_free.hpp"
 
@@ -33,8 +38,11 @@ struct TurningHeightTerms {
     double height; ///< n.x
     double rate; ///< n.x' = n.d + n.(w x arm)
     double bend; ///< |w|^2 max(A, 0) / 2
-    double twist; ///< |w|^2 max(|w| B, 0) / 6
+    double cubic; ///< |w|^2 |w| B / 6: its positive part is the twist, its negative part the relief
     double lift; ///< max(-A, 0)
+
+    [[nodiscard]] double twist() const { return std::max(cubic, 0.0); }
+    [[nodiscard]] double relief() const { return std::max(-cubic, 0.0); }
 };
 
 /// What the terms of every point share along one direction n: computed once per direction.
@@ -63,7 +71,7 @@ public:
         const double spin_rate = across_.dot(arm);
         const double radial = off_axis_.dot(arm);
         return { n_.dot(point), along_ + spin_rate, bend_scale_ * positive_part(radial), // (branch_free.hpp)
-                 twist_scale_ * positive_part(spin_rate), positive_part(-radial) };
+                 twist_scale_ * spin_rate, positive_part(-radial) };
     }
     /// The same terms for the points x x e, read from x: each of the direction's vectors z becomes e x z
     /// (z.(x x e) = x.(e x z)), so that a point costs no cross product. (across() is then e x (n x w).)
@@ -127,6 +135,10 @@ inline constexpr double MAX_LIFT_TURN = 1.4;
 [[nodiscard]] inline double lift_at_end(double x) { return x * x * (0.5 - x * x / 24.0); }
 /// psi'(x) |w|: the slope in h of lift_at_end(|w| h).
 [[nodiscard]] inline double lift_slope_at_end(double x, double spin) { return spin * x * (1.0 - x * x / 6.0); }
+/// A unit relief's tangent at the end of [0, h] (x = |w| h) is h^3 (1 - x^2 / 20) at h: h^3 less h^3 times this ...
+[[nodiscard]] inline double relief_short_of_cubic(double x) { return x * x / 20.0; }
+/// ... and -h^3 times this at 0.
+[[nodiscard]] inline double relief_drop_at_start(double x) { return 2.0 - x * x / 5.0; }
 /// x^2 / 2 - x^4 / 8 = x psi'(x) - psi(x): what a unit lift's tangent at the end of [0, h] takes off the bound at 0.
 [[nodiscard]] inline double lift_drop_at_start(double x) { return x * x * (0.5 - x * x / 8.0); }
 
