@@ -98,12 +98,10 @@ struct HullSimplex {
                 const double det = aa * bb - ab_ac * ab_ac;
                 std::array<double, 4> w_local {};
                 Eigen::Vector3d point = Eigen::Vector3d::Zero();
-                double s = 0.0, t = 0.0;
-                if (det > 0.0) {
-                    s = (bb * d1 - ab_ac * d2) / det;
-                    t = (aa * d2 - ab_ac * d1) / det;
-                }
-                if (det > 0.0 && s >= 0.0 && t >= 0.0 && s + t <= 1.0) {
+                // The barycentric test on the numerators (det > 0): the divisions only for a point inside.
+                const double s_det = bb * d1 - ab_ac * d2, t_det = aa * d2 - ab_ac * d1;
+                if (det > 0.0 && s_det >= 0.0 && t_det >= 0.0 && s_det + t_det <= det) {
+                    const double s = s_det / det, t = t_det / det;
                     point = a + s * ab + t * ac;
                     w_local[static_cast<std::size_t>(i)] = 1.0 - s - t;
                     w_local[static_cast<std::size_t>(j)] = s;
