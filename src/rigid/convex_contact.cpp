@@ -42,6 +42,7 @@
 #include <memory_resource>
 #include <optional>
 #include <span>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -698,51 +699,46 @@ namespace {
         [[nodiscard]] static Value lowest_at(const Side& side, double h, bool lifted)
         {
             const SeparationTerms& t = side.terms;
-            const std::size_t count = t.heights.size();
             const double x = side.spin * h;
-            double low = INFINITE;
-            std::size_t lowest = 0;
-            if (x <= MAX_LIFT_TURN && side.spin != 0.0) {
-                if (!lifted) {
-                    // The concave bound: no tangents, so no reliefs (a twist below the common part pays only that).
-                    for (std::size_t k = 0; k < count; ++k) {
-                        const double twist = std::max(t.twists[k], side.common_twist);
-                        const double value = t.heights[k] + h * (t.rates[k] - h * (t.bends[k] + h * twist));
-                        if (value < low) {
-                            low = value;
-                            lowest = k;
-                        }
-                    }
-                    const double twist = std::max(t.twists[lowest], side.common_twist);
-                    return { low, t.rates[lowest] - h * (2.0 * t.bends[lowest] + 3.0 * h * twist) };
-                }
-                const double weight = lift_at_end(x);
+            // The least of a per-vertex value, and its vertex.
+            const auto lowest_of = [count = t.heights.size()](auto value_of) {
+                double low = INFINITE;
+                std::size_t lowest = 0;
                 for (std::size_t k = 0; k < count; ++k) {
-                    const double value
-                        = t.heights[k] + h * (t.rates[k] - h * (t.bends[k] + h * t.twists[k])) + weight * t.lifts[k];
+                    const double value = value_of(k);
                     if (value < low) {
                         low = value;
                         lowest = k;
                     }
                 }
+                return std::pair { low, lowest };
+            };
+            if (x <= MAX_LIFT_TURN && side.spin != 0.0) {
+                if (!lifted) {
+                    // The concave bound: no tangents, so no reliefs (a twist below the common part pays only that).
+                    const auto twist = [&](std::size_t k) { return std::max(t.twists[k], side.common_twist); };
+                    const auto [low, lowest] = lowest_of([&](std::size_t k) {
+                        return t.heights[k] + h * (t.rates[k] - h * (t.bends[k] + h * twist(k)));
+                    });
+                    return { low, t.rates[lowest] - h * (2.0 * t.bends[lowest] + 3.0 * h * twist(lowest)) };
+                }
+                const double weight = lift_at_end(x);
+                const auto [low, lowest] = lowest_of([&](std::size_t k) {
+                    return t.heights[k] + h * (t.rates[k] - h * (t.bends[k] + h * t.twists[k])) + weight * t.lifts[k];
+                });
                 const double weight_slope = lift_slope_at_end(x, side.spin);
                 return { low + side.rise * h * weight - relief_excess(side, h),
                          t.rates[lowest] - h * (2.0 * t.bends[lowest] + 3.0 * h * t.twists[lowest])
                              + weight_slope * t.lifts[lowest] + side.rise * (weight + h * weight_slope) };
             }
-            double rate = side.lowest_rate;
+            double low = 0.0, rate = side.lowest_rate;
             if (side.spin == 0.0) {
                 // Without a turn every rate is n.d, and rounding is monotone: the lowest height's line is the
                 // lowest at h (the same bits as the loop below).
                 low = side.lowest + h * rate;
             } else {
-                for (std::size_t k = 0; k < count; ++k) {
-                    const double value = t.heights[k] + h * t.rates[k];
-                    if (value < low) {
-                        low = value;
-                        lowest = k;
-                    }
-                }
+                std::size_t lowest = 0;
+                std::tie(low, lowest) = lowest_of([&](std::size_t k) { return t.heights[k] + h * t.rates[k]; });
                 rate = t.rates[lowest];
             }
             return { low - rounded_up(0.5 * side.curvature * h * h), rate - side.curvature * h };
