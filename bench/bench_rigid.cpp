@@ -3,7 +3,8 @@
 // boxes) under translation, rotation, screw and large-angle motions, over a set of 256 pairs cycled and over 2,048
 // distinct pairs, and milliseconds per query for non-convex meshes of about 10k triangles each (two tori), both
 // methods; resting contact (a box on another, face to face, touching at t = 0) against the same pairs a hair apart.
-// Counters: fraction of queries with a contact, intervals and feature-pair tests per query.
+// The box pairs also for the times of contact alone (no contacts). Counters: fraction of queries with a contact,
+// intervals and feature-pair tests per query.
 #include <ccdkit/mesh/primitive_meshes.hpp>
 #include <ccdkit/rigid/rigid_contact.hpp>
 
@@ -61,10 +62,12 @@ std::vector<Query> queries(const RigidShape& shape_a, const RigidShape& shape_b,
     return out;
 }
 
-void run(benchmark::State& state, const std::vector<Query>& set, RigidCcdMethod method)
+/// `contacts`: RigidCcdOptions::contacts (false: the times of contact alone).
+void run(benchmark::State& state, const std::vector<Query>& set, RigidCcdMethod method, bool contacts = true)
 {
     RigidCcdOptions options;
     options.method = method;
+    options.contacts = contacts;
     std::size_t k = 0;
     std::int64_t hits = 0, intervals = 0, tests = 0, runs = 0;
     for (auto _ : state) {
@@ -96,6 +99,18 @@ void box_box_distinct(benchmark::State& state, MotionSet set)
 {
     static const RigidShape box = solid(box_mesh({ 0.5, 0.3, 0.2 }));
     run(state, queries(box, box, 0.6, set, 2048), RigidCcdMethod::CONSERVATIVE);
+}
+
+/// The cycled and the distinct sets' times of contact alone, without the contacts (RigidCcdOptions::contacts).
+void box_box_times(benchmark::State& state, MotionSet set)
+{
+    static const RigidShape box = solid(box_mesh({ 0.5, 0.3, 0.2 }));
+    run(state, queries(box, box, 0.6, set, 256), RigidCcdMethod::CONSERVATIVE, false);
+}
+void box_box_times_distinct(benchmark::State& state, MotionSet set)
+{
+    static const RigidShape box = solid(box_mesh({ 0.5, 0.3, 0.2 }));
+    run(state, queries(box, box, 0.6, set, 2048), RigidCcdMethod::CONSERVATIVE, false);
 }
 
 void torus_torus(benchmark::State& state, RigidCcdMethod method)
@@ -169,6 +184,16 @@ BENCHMARK_CAPTURE(box_box_distinct, translation / conservative, MotionSet::TRANS
 BENCHMARK_CAPTURE(box_box_distinct, rotation / conservative, MotionSet::ROTATION)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(box_box_distinct, screw / conservative, MotionSet::SCREW)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(box_box_distinct, large_angle / conservative, MotionSet::LARGE_ANGLE)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(box_box_times, translation / conservative, MotionSet::TRANSLATION)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(box_box_times, rotation / conservative, MotionSet::ROTATION)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(box_box_times, screw / conservative, MotionSet::SCREW)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(box_box_times, large_angle / conservative, MotionSet::LARGE_ANGLE)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(box_box_times_distinct, translation / conservative, MotionSet::TRANSLATION)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(box_box_times_distinct, rotation / conservative, MotionSet::ROTATION)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(box_box_times_distinct, screw / conservative, MotionSet::SCREW)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(box_box_times_distinct, large_angle / conservative, MotionSet::LARGE_ANGLE)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(resting, aligned_stack, RestingSet::ALIGNED_STACK)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(resting, face_on_face, RestingSet::FACE_ON_FACE)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(resting, near_miss, RestingSet::NEAR_MISS)->Unit(benchmark::kMicrosecond);

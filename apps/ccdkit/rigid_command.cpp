@@ -23,6 +23,7 @@ namespace {
         std::string method;
         double eps = 0.0;
         std::string json_path;
+        bool times_only = false;
     };
 
     const char* kind_name(RigidFeatureKind kind)
@@ -78,6 +79,9 @@ namespace {
         if (opt.eps > 0.0) {
             scene.options.eps = opt.eps;
         }
+        if (opt.times_only) {
+            scene.options.contacts = false;
+        }
         const char* method_name = scene.options.method == RigidCcdMethod::CHORD ? "chord" : "conservative";
         fmt::print(
             "{} bodies, method {}, eps {:g} (times are fractions of the step)\n", scene.bodies.size(), method_name,
@@ -94,9 +98,11 @@ namespace {
                     = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
                 const std::string pair_name = scene.names[i] + " / " + scene.names[j];
                 if (r.hit) {
+                    const std::string count
+                        = scene.options.contacts ? fmt::format(", {} contact(s)", r.contacts.size()) : "";
                     fmt::print(
-                        "  {}: contact at t in [{:.9f}, {:.9f}], {} contact(s), {:.3f} ms\n", pair_name, r.toi_lower,
-                        r.toi_upper, r.contacts.size(), ms);
+                        "  {}: contact at t in [{:.9f}, {:.9f}]{}, {:.3f} ms\n", pair_name, r.toi_lower, r.toi_upper,
+                        count, ms);
                     for (const RigidContact& c : r.contacts) {
                         fmt::print(
                             "      point ({:.6f}, {:.6f}, {:.6f})  normal ({:.4f}, {:.4f}, {:.4f})  {} / {}  gap "
@@ -158,6 +164,9 @@ void add_rigid_command(CLI::App& app)
     cmd->add_option("--eps", opt->eps, "Width of the reported time interval (fraction of the step)")
         ->check(CLI::Range(1e-15, 1.0));
     cmd->add_option("--json", opt->json_path, "Write the contacts as JSON to this file");
+    cmd->add_flag(
+        "--times-only", opt->times_only,
+        "The times of contact alone, without the contacts (points, normals, features): faster");
     cmd->callback([opt] { run(*opt); });
 }
 

@@ -223,6 +223,7 @@ RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::
     const double duration = scene.number("duration", 1.0);
     out.options.eps = scene.number("eps", out.options.eps);
     out.options.surface_resolution = scene.number("surface_resolution", 0.0);
+    out.options.contacts = !scene.has("contacts") || flag(scene, "contacts");
     const std::string method = scene.text("method", "conservative");
     if (method == "chord") {
         out.options.method = RigidCcdMethod::CHORD;

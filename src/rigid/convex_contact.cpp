@@ -1203,7 +1203,9 @@ namespace {
             result.hit = true;
             result.toi_lower = t;
             result.toi_upper = upper;
-            result.contacts = contacts(t, upper, n);
+            if (options_.contacts) {
+                result.contacts = contacts(t, upper, n);
+            }
             result.stats = stats_;
             return result;
         }

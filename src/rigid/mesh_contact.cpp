@@ -128,7 +128,7 @@ namespace {
             if (!found) {
                 found = search();
             }
-            return details::result_of(found, options_.t_max, stats_, [this](const Found& f) { return contacts_at(f); });
+            return details::result_of(found, options_, stats_, [this](const Found& f) { return contacts_at(f); });
         }
 
     private:

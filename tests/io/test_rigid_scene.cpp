@@ -48,6 +48,7 @@ namespace {
         const RigidScene scene = parse_rigid_scene(
             R"({
           "duration": 2.0,
+          "contacts": false,
           "bodies": [
             {"shape": {"type": "sphere", "radius": 0.5, "subdivisions": 1}, "position": [0, 0, 0],
              "end": {"position": [4, 0, 0], "rotation": {"axis": [0, 0, 1], "angle": 1.0}}},
@@ -61,6 +62,7 @@ namespace {
         EXPECT_NEAR(scene.bodies[0].motion.linear_velocity().x(), 2.0, 1e-15);
         EXPECT_NEAR(scene.bodies[0].motion.step_angle(), 1.0, 1e-15);
         EXPECT_EQ(scene.bodies[0].shape.faces().rows(), 80);
+        EXPECT_FALSE(scene.options.contacts);
     }
 
     TEST(RigidScene, BadScenesNameTheProblem)
@@ -94,6 +96,9 @@ namespace {
             error_of(two(R"({"shape": {"type": "mesh", "file": "no-such-file.obj"}})")).find("no-such-file.obj"),
             std::string::npos);
         EXPECT_NE(error_of(R"({"method": "fast", "bodies": []})").find("unknown method"), std::string::npos);
+        EXPECT_NE(
+            error_of(R"({"contacts": "no", "bodies": []})").find("\"contacts\" must be true or false"),
+            std::string::npos);
         EXPECT_THROW((void)read_rigid_scene("no-such-scene.json"), std::runtime_error);
     }
 

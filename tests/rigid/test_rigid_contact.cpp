@@ -5,6 +5,7 @@
 
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/mesh/primitive_meshes.hpp>
+#include <ccdkit/rigid/implicit_shape.hpp>
 #include <ccdkit/rigid/rigid_contact.hpp>
 
 #include <gtest/gtest.h>
@@ -448,6 +449,42 @@ namespace {
             }
         }
         EXPECT_GT(hits, 10);
+    }
+
+    /// The times alone (RigidCcdOptions::contacts false) are the full query's, bit for bit, without its contacts: on
+    /// the convex path (two boxes), the general search (a torus mesh against a box) and the implicit one (a sphere),
+    /// with either method.
+    TEST(RigidContact, TimesOnlyAreTheFullQuerysTimes)
+    {
+        RandomMotions random(23);
+        const TriangleMesh ring = torus_mesh(0.5, 0.15, 24, 12);
+        const RigidShape torus = RigidShape::solid(ring.vertices, ring.faces);
+        const RigidShape sphere = RigidShape::implicit(ImplicitShape::sphere(0.3));
+        int hits = 0;
+        for (int k = 0; k < 48; ++k) {
+            const RigidShape shape_a = k % 3 == 0 ? random_box(random, 0.1) : (k % 3 == 1 ? torus : sphere);
+            const RigidBody a { shape_a,
+                                RigidMotion(
+                                    { random.rotation(), Eigen::Vector3d(-1.5, 0, 0) + random.vector(0.3) },
+                                    Eigen::Vector3d(2.5, 0, 0) + random.vector(0.5), random.vector(2.0)) };
+            const RigidBody b {
+                random_box(random, 0.1),
+                RigidMotion({ random.rotation(), random.vector(0.3) }, random.vector(0.3), random.vector(1.0))
+            };
+            RigidCcdOptions options;
+            options.method = k % 2 == 0 ? RigidCcdMethod::CONSERVATIVE : RigidCcdMethod::CHORD;
+            const RigidCcdResult full = rigid_time_of_contact(a, b, options);
+            options.contacts = false;
+            const RigidCcdResult times = rigid_time_of_contact(a, b, options);
+            SCOPED_TRACE(k);
+            EXPECT_EQ(times.hit, full.hit);
+            EXPECT_EQ(times.toi_lower, full.toi_lower);
+            EXPECT_EQ(times.toi_upper, full.toi_upper);
+            EXPECT_TRUE(times.contacts.empty());
+            EXPECT_EQ(full.contacts.empty(), !full.hit);
+            hits += full.hit ? 1 : 0;
+        }
+        EXPECT_GT(hits, 30);
     }
 
     /// A cube's face landing on a still cube's corner (face-vertex contacts), turning or not: the convex path

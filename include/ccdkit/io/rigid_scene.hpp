@@ -8,6 +8,7 @@
 //   "method": "conservative" | "chord",     optional (default conservative)
 //   "eps": 1e-6,                            optional, time tolerance as a fraction of the step
 //   "surface_resolution": 0.01,             optional, for implicit shapes (RigidCcdOptions)
+//   "contacts": false,                      optional, the times of contact alone (default true)
 //   "bodies": [
 //     {
 //       "name": "rod",                      optional (default "body<i>")

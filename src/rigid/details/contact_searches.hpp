@@ -43,19 +43,25 @@ convex_time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOpt
     return static_cast<int>(std::clamp(std::ceil(angle / TOP_INTERVAL_ANGLE), 1.0, MAX_TOP_INTERVALS));
 }
 
-/// A search's answer: no hit (both times t_max), or a hit in [found.lower, found.upper] with its contacts.
+/// A search's answer: no hit (both times t_max), or a hit in [found.lower, found.upper] with its contacts (where
+/// the options ask for them).
 template <class Found, class ContactsOf>
-[[nodiscard]] RigidCcdResult
-result_of(const std::optional<Found>& found, double t_max, const RigidCcdStats& stats, ContactsOf&& contacts_of)
+[[nodiscard]] RigidCcdResult result_of(
+    const std::optional<Found>& found,
+    const RigidCcdOptions& options,
+    const RigidCcdStats& stats,
+    ContactsOf&& contacts_of)
 {
     RigidCcdResult result;
-    result.toi_lower = result.toi_upper = t_max;
+    result.toi_lower = result.toi_upper = options.t_max;
     result.stats = stats;
     if (found) {
         result.hit = true;
         result.toi_lower = found->lower;
         result.toi_upper = found->upper;
-        result.contacts = contacts_of(*found);
+        if (options.contacts) {
+            result.contacts = contacts_of(*found);
+        }
     }
     return result;
 }
