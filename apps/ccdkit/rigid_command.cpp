@@ -141,6 +141,7 @@ namespace {
             const nlohmann::json out
                 = { { "method", method_name },
                     { "eps", scene.options.eps },
+                    { "contacts_searched", scene.options.contacts },
                     { "pairs", pairs },
                     { "earliest_toi", earliest_pair.empty() ? nlohmann::json(nullptr) : nlohmann::json(earliest) } };
             json_out << out.dump(2) << '\n';
