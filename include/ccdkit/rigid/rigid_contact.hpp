@@ -64,8 +64,8 @@ struct RigidCcdOptions {
     double surface_resolution = 0.0;
     /// Whether to find the contacts at the time of contact (RigidCcdResult::contacts). Without them the answer is
     /// the time interval alone (hit, toi_lower, toi_upper: the same as with them), as a caller that only limits a
-    /// step needs (a line search's largest safe step); the contact search is a quarter to a third of a convex
-    /// pair's time.
+    /// step needs (a line search's largest safe step); the contact search is a quarter to nearly half of a
+    /// convex pair's time.
     bool contacts = true;
 };
 
