@@ -935,12 +935,15 @@ namespace {
     private:
         ConvexAnswer undecided() const { return { std::nullopt, stats_ }; }
 
+        /// The interval of a hit (result_of's `found`).
+        struct Hit {
+            double lower;
+            double upper;
+        };
         RigidCcdResult miss() const
         {
-            RigidCcdResult result;
-            result.toi_lower = result.toi_upper = options_.t_max;
-            result.stats = stats_;
-            return result;
+            return result_of(
+                std::optional<Hit>(), options_, stats_, [](const Hit&) { return std::vector<RigidContact>(); });
         }
 
         /// The time (fraction of the step) for the distance |offset| to close at the rate the closest points
@@ -1199,15 +1202,9 @@ namespace {
                 simplex_ = simplex;
                 return std::nullopt;
             }
-            RigidCcdResult result;
-            result.hit = true;
-            result.toi_lower = t;
-            result.toi_upper = upper;
-            if (options_.contacts) {
-                result.contacts = contacts(t, upper, n);
-            }
-            result.stats = stats_;
-            return result;
+            return result_of(std::optional<Hit>({ t, upper }), options_, stats_, [&](const Hit& hit) {
+                return contacts(hit.lower, hit.upper, n);
+            });
         }
 
         /// Contacts at `upper` (probe_points(); points() at `lower`): every feature pair within the interval's

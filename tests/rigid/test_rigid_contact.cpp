@@ -453,9 +453,33 @@ namespace {
 
     /// The times alone (RigidCcdOptions::contacts false) are the full query's, bit for bit, without its contacts: on
     /// the convex path (two boxes), the general search (a torus mesh against a box) and the implicit one (a sphere),
-    /// with either method.
+    /// with either method; and for bodies touching or nested at t = 0 and a pair that never meets.
     TEST(RigidContact, TimesOnlyAreTheFullQuerysTimes)
     {
+        const auto expect_same_times = [](const RigidBody& a, const RigidBody& b, RigidCcdMethod method) {
+            RigidCcdOptions options;
+            options.method = method;
+            const RigidCcdResult full = rigid_time_of_contact(a, b, options);
+            options.contacts = false;
+            const RigidCcdResult times = rigid_time_of_contact(a, b, options);
+            EXPECT_EQ(times.hit, full.hit);
+            EXPECT_EQ(times.toi_lower, full.toi_lower);
+            EXPECT_EQ(times.toi_upper, full.toi_upper);
+            EXPECT_TRUE(times.contacts.empty());
+            EXPECT_EQ(full.contacts.empty(), !full.hit);
+            return full.hit;
+        };
+        const RigidBody touching_a { box_solid({ 0.5, 0.5, 0.5 }), still({ -1.0, 0, 0 }) };
+        const RigidBody touching_b { box_solid({ 0.5, 0.5, 0.5 }), still({ 0, 0.3, 0 }) };
+        const RigidBody inner { box_solid({ 0.1, 0.1, 0.1 }), RigidMotion({}, { 0.01, 0, 0 }, { 0, 0.1, 0 }) };
+        const RigidBody outer { box_solid({ 2, 2, 2 }), still({ 0, 0, 0 }) };
+        const RigidBody far { box_solid({ 0.5, 0.5, 0.5 }), still({ 5, 0, 0 }) };
+        for (const RigidCcdMethod method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
+            EXPECT_TRUE(expect_same_times(touching_a, touching_b, method));
+            EXPECT_TRUE(expect_same_times(inner, outer, method));
+            EXPECT_FALSE(expect_same_times(touching_a, far, method));
+        }
+
         RandomMotions random(23);
         const TriangleMesh ring = torus_mesh(0.5, 0.15, 24, 12);
         const RigidShape torus = RigidShape::solid(ring.vertices, ring.faces);
@@ -471,18 +495,8 @@ namespace {
                 random_box(random, 0.1),
                 RigidMotion({ random.rotation(), random.vector(0.3) }, random.vector(0.3), random.vector(1.0))
             };
-            RigidCcdOptions options;
-            options.method = k % 2 == 0 ? RigidCcdMethod::CONSERVATIVE : RigidCcdMethod::CHORD;
-            const RigidCcdResult full = rigid_time_of_contact(a, b, options);
-            options.contacts = false;
-            const RigidCcdResult times = rigid_time_of_contact(a, b, options);
             SCOPED_TRACE(k);
-            EXPECT_EQ(times.hit, full.hit);
-            EXPECT_EQ(times.toi_lower, full.toi_lower);
-            EXPECT_EQ(times.toi_upper, full.toi_upper);
-            EXPECT_TRUE(times.contacts.empty());
-            EXPECT_EQ(full.contacts.empty(), !full.hit);
-            hits += full.hit ? 1 : 0;
+            hits += expect_same_times(a, b, k % 2 == 0 ? RigidCcdMethod::CONSERVATIVE : RigidCcdMethod::CHORD) ? 1 : 0;
         }
         EXPECT_GT(hits, 30);
     }

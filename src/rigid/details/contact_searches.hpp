@@ -44,7 +44,7 @@ convex_time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOpt
 }
 
 /// A search's answer: no hit (both times t_max), or a hit in [found.lower, found.upper] with its contacts (where
-/// the options ask for them).
+/// the options ask for them); the statistics as they stand after the contacts' search.
 template <class Found, class ContactsOf>
 [[nodiscard]] RigidCcdResult result_of(
     const std::optional<Found>& found,
@@ -54,7 +54,6 @@ template <class Found, class ContactsOf>
 {
     RigidCcdResult result;
     result.toi_lower = result.toi_upper = options.t_max;
-    result.stats = stats;
     if (found) {
         result.hit = true;
         result.toi_lower = found->lower;
@@ -63,6 +62,7 @@ template <class Found, class ContactsOf>
             result.contacts = contacts_of(*found);
         }
     }
+    result.stats = stats;
     return result;
 }
 
