@@ -21,7 +21,7 @@
 // x - sin x >= x^3 / 6 - x^5 / 120), convex in s for x <= sqrt(6), so it too enters through its tangent at h:
 // relief h^3 (1 - x_h^2 / 20) there, -relief h^3 (2 - x_h^2 / 5) at 0. (Left out, a step towards a contact that the
 // turn approaches stops short by about relief h^3: on the benchmark's large-angle box pairs, 1e-6 to 1e-4 of the step,
-// and one interval more.) SeparationModel (convex_contact.cpp) sums these per vertex with their rounding errors;
+// and one interval more.) SeparationModel (separation_model.hpp) sums these per vertex with their rounding errors;
 // test_turning_height_bound.cpp checks the inequalities in long double.
 
 #include "rigid/details/branch_free.hpp"
