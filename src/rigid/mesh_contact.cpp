@@ -536,8 +536,9 @@ namespace {
             for (const ByGap& g : order) {
                 const FeaturePair& pair = found.pairs[g.pair];
                 const AtUpper& at = at_upper[g.pair];
-                contacts.push_back(
-                    details::contact_of(pair, details::pose_pair(a_, b_, pair, approach), at.posed, at.closest));
+                contacts.push_back(details::contact_of(
+                    pair, details::pose_pair(a_, b_, pair, approach), at.posed, at.closest,
+                    details::solid_outward(a_.shape, b_.shape, pair, upper.a.rotation, upper.b.rotation)));
                 if (found.lower == 0.0) {
                     orient_at_start(pair, upper, contacts.back());
                     take_separating_face_normal(upper, contacts.back());
@@ -554,26 +555,8 @@ namespace {
         /// solid; parallel edges take that direction itself.
         void orient_at_start(const FeaturePair& pair, const details::BodyPlacements& at, RigidContact& contact)
         {
-            const auto outward = [](const RigidBody& body, const RigidPlacement& placement, const Eigen::Vector3d& n) {
-                return body.shape.is_solid() ? Eigen::Vector3d(placement.rotation * n) : Eigen::Vector3d::Zero();
-            };
-            Eigen::Vector3d direction = Eigen::Vector3d::Zero();
-            switch (pair.kind) {
-            case PairKind::VERTEX_FACE:
-                direction = outward(b_, at.b, details::body_face_normal(b_.shape, pair.b));
-                break;
-            case PairKind::FACE_VERTEX:
-                direction = -outward(a_, at.a, details::body_face_normal(a_.shape, pair.a));
-                break;
-            case PairKind::EDGE_EDGE:
-                if (edge_outward_a_.empty()) {
-                    edge_outward_a_ = edge_outwards(a_.shape);
-                    edge_outward_b_ = edge_outwards(b_.shape);
-                }
-                direction = outward(b_, at.b, edge_outward_b_[static_cast<std::size_t>(pair.b)])
-                    - outward(a_, at.a, edge_outward_a_[static_cast<std::size_t>(pair.a)]);
-                break;
-            }
+            const Eigen::Vector3d direction
+                = details::solid_outward(a_.shape, b_.shape, pair, at.a.rotation, at.b.rotation);
             if (!(direction.norm() > 0.0)) {
                 return;
             }
@@ -614,20 +597,6 @@ namespace {
             }
         }
 
-        /// Per edge, the sum of its faces' unit normals (body coordinates).
-        static std::vector<Eigen::Vector3d> edge_outwards(const RigidShape& shape)
-        {
-            std::vector<Eigen::Vector3d> out(static_cast<std::size_t>(shape.edges().rows()), Eigen::Vector3d::Zero());
-            const auto& face_edges = shape.mesh_data().face_edges;
-            for (Eigen::Index f = 0; f < face_edges.rows(); ++f) {
-                const Eigen::Vector3d n = details::body_face_normal(shape, static_cast<std::int32_t>(f));
-                for (int c = 0; c < 3; ++c) {
-                    out[static_cast<std::size_t>(face_edges(f, c))] += n;
-                }
-            }
-            return out;
-        }
-
         const RigidBody& a_;
         const RigidBody& b_;
         RigidCcdOptions options_;
@@ -638,7 +607,6 @@ namespace {
         double sa_ = 0.0;
         double sb_ = 1.0;
         RigidCcdStats stats_;
-        std::vector<Eigen::Vector3d> edge_outward_a_, edge_outward_b_; ///< edge_outwards of a and b, once needed
         std::optional<details::VertexFaces> vertex_faces_a_, vertex_faces_b_; ///< of a and b, once needed
         details::FacesAtPoint faces_at_a_, faces_at_b_; ///< scratch of take_separating_face_normal
     };

@@ -120,6 +120,13 @@ namespace {
         for (Eigen::Index f = 0; f < faces.rows(); ++f) {
             data->face_normals[static_cast<std::size_t>(f)] = details::unit_face_normal(vertices, faces, f);
         }
+        data->edge_normals.assign(static_cast<std::size_t>(data->edges.rows()), Eigen::Vector3d::Zero());
+        for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+            for (Eigen::Index c = 0; c < 3; ++c) {
+                data->edge_normals[static_cast<std::size_t>(data->face_edges(f, c))]
+                    += data->face_normals[static_cast<std::size_t>(f)];
+            }
+        }
         data->tree.build(vertices, faces);
         return data;
     }

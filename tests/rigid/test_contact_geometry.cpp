@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
+#include "box_solid.hpp"
+#include "random_motions.hpp"
 #include "rigid/details/contact_geometry.hpp"
+
+#include <ccdkit/rigid/rigid_contact.hpp>
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -132,6 +137,124 @@ namespace {
             at.x[0].z() = at.x[1].z() = 0.0;
             EXPECT_EQ(details::contact_of(pair, before, at).normal, Eigen::Vector3d(0, 0, side));
         }
+    }
+
+    TEST(ContactGeometry, SolidsDecideTheSenseOfAFacesNormal)
+    {
+        // A vertex beside a face, behind its plane (x = 2, 0, -0.1 against the triangle in z = 0 over x, y in
+        // [0, 1]), as a pair kept within the slack of a contact elsewhere can be: the side rule turns the face's
+        // normal to -z, into the face's body; the solid's outward direction keeps +z, as it would any face's normal
+        // of a solid.
+        const details::FeaturePair pair { details::PairKind::VERTEX_FACE, 0, 0 };
+        details::PosedPair at;
+        at.x[0] = Eigen::Vector3d(2, 0, -0.1);
+        at.y = { Eigen::Vector3d(0, 0, 0), Eigen::Vector3d(1, 0, 0), Eigen::Vector3d(0, 1, 0) };
+        details::PosedPair before = at;
+        before.x[0].z() = -0.2;
+        EXPECT_EQ(details::contact_of(pair, before, at).normal, Eigen::Vector3d(0, 0, -1));
+        EXPECT_EQ(
+            details::contact_of(pair, before, at, details::closest_offset(at), Eigen::Vector3d(0, 0, 1)).normal,
+            Eigen::Vector3d(0, 0, 1));
+        // a's face against b's vertex: the normal (b towards a) is the face's inward one, -(0, 0, 1) for a face of a
+        // wound as above, whatever side b's vertex came from.
+        const details::FeaturePair face_vertex { details::PairKind::FACE_VERTEX, 0, 0 };
+        EXPECT_EQ(
+            details::contact_of(face_vertex, before, at, details::closest_offset(at), Eigen::Vector3d(0, 0, -1)).normal,
+            Eigen::Vector3d(0, 0, -1));
+        // An outward direction square to the normal (a flat edge's, across the face) leaves the side rule.
+        EXPECT_EQ(
+            details::contact_of(pair, before, at, details::closest_offset(at), Eigen::Vector3d(1, 0, 0)).normal,
+            Eigen::Vector3d(0, 0, -1));
+    }
+
+    /// Review finding (eighteenth session): between solids, contacts kept within the slack of the first one (a coarse
+    /// eps, fast turns) took normals into b: a vertex beside a face and behind its plane, edges on the far sides of
+    /// each other's lines. Over random box pairs turning up to 20 rad per step (both methods: CONSERVATIVE takes the
+    /// convex path, CHORD the general search), every contact's normal points out of b and into a: a face's normal is
+    /// its solid's outward one (b's, or less a's), and two edges' common normal agrees with their outward directions
+    /// (the sums of their faces' normals, b's less a's) wherever those decide it.
+    TEST(ContactGeometry, ContactNormalsBetweenSolidsPointOutOfBAndIntoA)
+    {
+        test_support::RandomMotions random(18);
+        // Outward normals of a box's faces and edges in body coordinates, from its mesh.
+        const auto face_normal = [](const RigidShape& shape, Eigen::Index f) {
+            const auto& v = shape.vertices();
+            const auto& faces = shape.faces();
+            const Eigen::Vector3d e1 = (v.row(faces(f, 1)) - v.row(faces(f, 0))).transpose();
+            const Eigen::Vector3d e2 = (v.row(faces(f, 2)) - v.row(faces(f, 0))).transpose();
+            return Eigen::Vector3d(e1.cross(e2).normalized());
+        };
+        const auto edge_normal = [&face_normal](const RigidShape& shape, Eigen::Index e) {
+            Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+            const auto& faces = shape.faces();
+            for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+                int shared = 0;
+                for (Eigen::Index c = 0; c < 3; ++c) {
+                    shared += faces(f, c) == shape.edges()(e, 0) || faces(f, c) == shape.edges()(e, 1) ? 1 : 0;
+                }
+                sum += shared == 2 ? face_normal(shape, f) : Eigen::Vector3d::Zero();
+            }
+            return sum;
+        };
+        int faces_checked = 0, edges_checked = 0;
+        for (int q = 0; q < 1500; ++q) {
+            const auto box = [&random]() {
+                return test_support::box_solid(
+                    Eigen::Vector3d(random.uniform(0.1, 0.6), random.uniform(0.1, 0.6), random.uniform(0.1, 0.6)));
+            };
+            const Eigen::Vector3d start = -2.0 * random.direction();
+            const RigidBody a { box(),
+                                RigidMotion(
+                                    { random.rotation(), start }, -start * random.uniform(0.7, 1.5),
+                                    random.direction() * random.uniform(0.0, 20.0)) };
+            const RigidBody b { box(),
+                                RigidMotion(
+                                    { random.rotation(), Eigen::Vector3d::Zero() }, random.vector(0.3),
+                                    random.direction() * random.uniform(0.0, 5.0)) };
+            RigidCcdOptions options;
+            options.eps = std::array { 1e-3, 1e-4, 1e-6 }[q % 3];
+            options.method = q % 2 == 0 ? RigidCcdMethod::CONSERVATIVE : RigidCcdMethod::CHORD;
+            const RigidCcdResult r = rigid_time_of_contact(a, b, options);
+            if (!r.hit || r.toi_lower == 0.0) {
+                continue; // (contacts at 0 take the solids' sides by their own rule, tested elsewhere)
+            }
+            const Eigen::Matrix3d rotation_a = a.motion.rotation_at(r.toi_upper);
+            const Eigen::Matrix3d rotation_b = b.motion.rotation_at(r.toi_upper);
+            for (const RigidContact& c : r.contacts) {
+                SCOPED_TRACE(
+                    testing::Message() << "query " << q << ", features " << static_cast<int>(c.feature_a.kind) << ":"
+                                       << c.feature_a.index << " " << static_cast<int>(c.feature_b.kind) << ":"
+                                       << c.feature_b.index << ", normal " << c.normal.transpose());
+                if (c.feature_b.kind == RigidFeatureKind::FACE) {
+                    EXPECT_LT((c.normal - rotation_b * face_normal(b.shape, c.feature_b.index)).norm(), 1e-9);
+                    ++faces_checked;
+                } else if (c.feature_a.kind == RigidFeatureKind::FACE) {
+                    EXPECT_LT((c.normal + rotation_a * face_normal(a.shape, c.feature_a.index)).norm(), 1e-9);
+                    ++faces_checked;
+                } else {
+                    // The edges' common normal (not a direction between closest points, which edges apart past an
+                    // end take), where the outward directions decide its sense.
+                    const auto edge = [](const RigidShape& shape, const Eigen::Matrix3d& rotation, std::int32_t e) {
+                        return Eigen::Vector3d(
+                            rotation
+                            * (shape.vertices().row(shape.edges()(e, 1)) - shape.vertices().row(shape.edges()(e, 0)))
+                                  .transpose());
+                    };
+                    const Eigen::Vector3d common = edge(a.shape, rotation_a, c.feature_a.index)
+                                                       .cross(edge(b.shape, rotation_b, c.feature_b.index))
+                                                       .normalized();
+                    const Eigen::Vector3d outward = rotation_b * edge_normal(b.shape, c.feature_b.index)
+                        - rotation_a * edge_normal(a.shape, c.feature_a.index);
+                    if (std::abs(c.normal.dot(common)) > 1.0 - 1e-9
+                        && std::abs(common.dot(outward)) > 1e-2 * outward.norm()) {
+                        EXPECT_GT(c.normal.dot(outward), 0.0);
+                        ++edges_checked;
+                    }
+                }
+            }
+        }
+        EXPECT_GT(faces_checked, 600);
+        EXPECT_GT(edges_checked, 800);
     }
 
 } // namespace

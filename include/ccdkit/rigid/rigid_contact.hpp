@@ -118,8 +118,9 @@ struct RigidCcdResult {
 /// speed) early; contacts carry the implicit surface's normal.
 /// Bodies that touch or overlap at t = 0 (surfaces that meet, or a body with a part inside a solid) have their
 /// contact at 0 whatever their velocities, moving apart included; a body nested in a solid reports the inside
-/// point against the solid's nearest face. Between meshes, contacts from t = 0 orient their normals by the solids'
-/// outsides (out of b and into a), not by a side the features came from.
+/// point against the solid's nearest face. Between solids, contact normals point out of b and into a as their faces
+/// say (a face's outward normal; two edges' common normal turned to agree with the sums of their faces' normals, b's
+/// less a's, where those decide it); between soups, to the side the features came from.
 /// @throws std::invalid_argument for eps or t_max outside (0, 1], a negative chord_tolerance or
 ///         surface_resolution, or steps of different lengths
 [[nodiscard]] RigidCcdResult

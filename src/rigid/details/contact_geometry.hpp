@@ -2,6 +2,7 @@
 #pragma once
 
 #include "rigid/details/feature_pair.hpp"
+#include "rigid/details/mesh_shape_data.hpp"
 
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/rigid/rigid_contact.hpp>
@@ -11,6 +12,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
 
 namespace ccdkit::details {
 
@@ -173,13 +177,54 @@ segment_end_direction(const PosedPair& posed, const Eigen::Vector3d& offset, con
     return (posed.x[0] - posed.y[0]).dot(normal);
 }
 
-/// The contact of a pair found at `upper`, posed there (`at`, with its closest_offset `closest`) and at `approach`
-/// (`before`, before contact): point and gap at `upper`; the normal there, oriented to the side the vertex (edge)
-/// was on before and turned to point from body b towards body a. Edges apart whose closest points include an
-/// end take the direction between those points (segment_end_direction) where it agrees with their side before.
-[[nodiscard]] inline RigidContact
-contact_of(const FeaturePair& pair, const PosedPair& before, const PosedPair& at, const ClosestOffset& closest)
+/// A direction out of body b and into body a at the pair's features, from the faces of whichever bodies are solid
+/// (closed and wound outwards, so that a face's normal points out of its body, and so does the sum of an edge's two
+/// face normals): b's face normal for a vertex against b's face, less a's for a's face against a vertex, b's edge
+/// normal less a's for two edges; zero where neither body is solid. `rotation_a` and `rotation_b` turn the bodies'
+/// coordinates into the world's.
+[[nodiscard]] inline Eigen::Vector3d solid_outward(
+    const RigidShape& a,
+    const RigidShape& b,
+    const FeaturePair& pair,
+    const Eigen::Matrix3d& rotation_a,
+    const Eigen::Matrix3d& rotation_b)
 {
+    const auto outward = [](const RigidShape& shape, const Eigen::Matrix3d& rotation,
+                            const std::vector<Eigen::Vector3d>& normals, std::int32_t k) -> Eigen::Vector3d {
+        return shape.mesh_data().solid ? Eigen::Vector3d(rotation * normals[static_cast<std::size_t>(k)])
+                                       : Eigen::Vector3d::Zero();
+    };
+    switch (pair.kind) {
+    case PairKind::VERTEX_FACE:
+        return outward(b, rotation_b, b.mesh_data().face_normals, pair.b);
+    case PairKind::FACE_VERTEX:
+        return -outward(a, rotation_a, a.mesh_data().face_normals, pair.a);
+    case PairKind::EDGE_EDGE:
+        break;
+    }
+    return outward(b, rotation_b, b.mesh_data().edge_normals, pair.b)
+        - outward(a, rotation_a, a.mesh_data().edge_normals, pair.a);
+}
+
+/// The contact of a pair found at `upper`, posed there (`at`, with its closest_offset `closest`) and at `approach`
+/// (`before`, before contact): point and gap at `upper`; the normal there, turned to point from body b towards body
+/// a. A face's normal or the edges' common normal takes its sense from `out_of_b` (solid_outward) where the bodies
+/// are solid and that direction decides it (not nearly square to the normal), else from the side the vertex (edge)
+/// was on before. (The side of a face's plane or of the edges' lines tells where the features came from only where
+/// the vertex lies over the face and the edges' closest points inside both: a pair kept within the slack of the
+/// closest may have its vertex behind the plane of a face it lies beside, or its edges on the far side of each
+/// other's lines, and then pointed into b.) Edges apart whose closest points include an end take the direction
+/// between those points (segment_end_direction) where it agrees with their side before.
+[[nodiscard]] inline RigidContact contact_of(
+    const FeaturePair& pair,
+    const PosedPair& before,
+    const PosedPair& at,
+    const ClosestOffset& closest,
+    const Eigen::Vector3d& out_of_b = Eigen::Vector3d::Zero())
+{
+    /// Least |cosine| between the normal and out_of_b for the solids to decide its sense: an edge pair whose normal
+    /// lies nearly square to its edges' outward directions (a flat edge across a face) keeps the side rule.
+    constexpr double SENSE_COSINE = 1e-3;
 
     RigidContact contact;
     contact.point = closest.midpoint;
@@ -195,8 +240,12 @@ contact_of(const FeaturePair& pair, const PosedPair& before, const PosedPair& at
         // (An end that passed through the other edge by `upper`, within eps, points back across it: the side the
         // edges came from decides then.)
         normal = end;
-    } else if (side_of(before, normal_before) < 0.0) {
-        normal = -normal;
+    } else {
+        // normal runs from y towards x: from b towards a but for a's face against b's vertex.
+        const double along = (pair.kind == PairKind::FACE_VERTEX ? -normal : normal).dot(out_of_b);
+        if (std::abs(along) > SENSE_COSINE * out_of_b.norm() ? along < 0.0 : side_of(before, normal_before) < 0.0) {
+            normal = -normal;
+        }
     }
     // The normal now points from y towards x; x belongs to body a except for a face-vertex pair.
     contact.normal = pair.kind == PairKind::FACE_VERTEX ? Eigen::Vector3d(-normal) : normal;

@@ -19,6 +19,7 @@ struct ConvexContactSide {
     const RigidShape& shape;
     std::span<const Eigen::Vector3d> lower_points; ///< at `lower`, before the contact: they orient the normals
     std::span<const Eigen::Vector3d> upper_points; ///< at `upper`: the gaps are measured there
+    const Eigen::Matrix3d& upper_rotation; ///< the body's rotation at `upper` (its faces' outward normals there)
     double radius; ///< largest distance of a vertex from the centre of mass
     double step_angle; ///< angle turned over the whole step (rounded up)
     double error; ///< the vertices' rounding (RigidMotion::point_error_bound)

@@ -133,12 +133,14 @@ public:
     {
         if (still_ && placed_) {
             std::copy(points_.begin(), points_.end(), probe_points_.begin());
+            probe_rotation_ = body_.motion.rotation_at(0.0); // (still: the start's, without a sine)
             return;
         }
         const RigidPlacement placement = body_.motion.placement_at(s);
         for (std::size_t k = 0; k < local_.size(); ++k) {
             probe_points_[k] = placement.rotation * local_[k] + placement.translation;
         }
+        probe_rotation_ = placement.rotation;
     }
 
     /// Bound on |n.x''| for every body point x and a direction |n| <= 1 + 4 ulps, from `across` = n x w (the
@@ -223,6 +225,8 @@ public:
     /// The turn over the step, w (angular velocity times the step's duration).
     [[nodiscard]] const Eigen::Vector3d& spin() const { return spin_; }
     [[nodiscard]] std::span<const Eigen::Vector3d> probe_points() const { return probe_points_; }
+    /// The rotation that place_probe placed the vertices with (body to world).
+    [[nodiscard]] const Eigen::Matrix3d& probe_rotation() const { return probe_rotation_; }
     [[nodiscard]] const RigidBody& body() const { return body_; }
     [[nodiscard]] double radius() const { return radius_; }
     [[nodiscard]] double error() const { return error_; }
@@ -263,6 +267,7 @@ private:
     double rate_error_ = 0.0;
     double magnitude_ = 0.0;
     Eigen::Vector3d center_ = Eigen::Vector3d::Zero();
+    Eigen::Matrix3d probe_rotation_ = Eigen::Matrix3d::Identity();
     /// No turn (as rotation_at tests it) and no velocity at all: every placement is the same.
     bool still_ = body_.motion.step_angle() == 0.0 && (body_.motion.linear_velocity().array() == 0.0).all();
     bool placed_ = false;
