@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <random>
 
 namespace ccdkit {
@@ -167,37 +168,87 @@ namespace {
             Eigen::Vector3d(0, 0, -1));
     }
 
+    /// Outward normal of face f of a shape in body coordinates, from its mesh (as wound).
+    Eigen::Vector3d face_normal(const RigidShape& shape, Eigen::Index f)
+    {
+        const auto& v = shape.vertices();
+        const auto& faces = shape.faces();
+        const Eigen::Vector3d e1 = (v.row(faces(f, 1)) - v.row(faces(f, 0))).transpose();
+        const Eigen::Vector3d e2 = (v.row(faces(f, 2)) - v.row(faces(f, 0))).transpose();
+        return e1.cross(e2).normalized();
+    }
+
+    /// The sum of the normals of the faces that hold edge e (body coordinates), found by its ends.
+    Eigen::Vector3d edge_normal(const RigidShape& shape, Eigen::Index e)
+    {
+        Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+        const auto& faces = shape.faces();
+        for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+            int shared = 0;
+            for (Eigen::Index c = 0; c < 3; ++c) {
+                shared += faces(f, c) == shape.edges()(e, 0) || faces(f, c) == shape.edges()(e, 1) ? 1 : 0;
+            }
+            sum += shared == 2 ? face_normal(shape, f) : Eigen::Vector3d::Zero();
+        }
+        return sum;
+    }
+
+    /// How many contacts expect_normals_out_of_b checked, by kind.
+    struct NormalsChecked {
+        int faces = 0;
+        int edges = 0;
+    };
+
+    /// Every contact's normal between two solids points out of b and into a: a face's normal is its solid's outward
+    /// one (b's, or less a's), and two edges' common normal agrees with their outward directions (the sums of their
+    /// faces' normals, b's less a's) wherever those decide it (edges apart past an end, which take the direction
+    /// between their closest points, are not checked).
+    void
+    expect_normals_out_of_b(const RigidBody& a, const RigidBody& b, const RigidCcdResult& r, NormalsChecked& checked)
+    {
+        const Eigen::Matrix3d rotation_a = a.motion.rotation_at(r.toi_upper);
+        const Eigen::Matrix3d rotation_b = b.motion.rotation_at(r.toi_upper);
+        for (const RigidContact& c : r.contacts) {
+            SCOPED_TRACE(
+                testing::Message() << "features " << static_cast<int>(c.feature_a.kind) << ":" << c.feature_a.index
+                                   << " " << static_cast<int>(c.feature_b.kind) << ":" << c.feature_b.index
+                                   << ", normal " << c.normal.transpose());
+            if (c.feature_b.kind == RigidFeatureKind::FACE) {
+                EXPECT_LT((c.normal - rotation_b * face_normal(b.shape, c.feature_b.index)).norm(), 1e-9);
+                ++checked.faces;
+            } else if (c.feature_a.kind == RigidFeatureKind::FACE) {
+                EXPECT_LT((c.normal + rotation_a * face_normal(a.shape, c.feature_a.index)).norm(), 1e-9);
+                ++checked.faces;
+            } else {
+                const auto edge = [](const RigidShape& shape, const Eigen::Matrix3d& rotation, std::int32_t e) {
+                    const auto& v = shape.vertices();
+                    return Eigen::Vector3d(
+                        rotation * (v.row(shape.edges()(e, 1)) - v.row(shape.edges()(e, 0))).transpose());
+                };
+                const Eigen::Vector3d common = edge(a.shape, rotation_a, c.feature_a.index)
+                                                   .cross(edge(b.shape, rotation_b, c.feature_b.index))
+                                                   .normalized();
+                const Eigen::Vector3d outward = rotation_b * edge_normal(b.shape, c.feature_b.index)
+                    - rotation_a * edge_normal(a.shape, c.feature_a.index);
+                if (std::abs(c.normal.dot(common)) > 1.0 - 1e-9
+                    && std::abs(common.dot(outward)) > 1e-2 * outward.norm()) {
+                    EXPECT_GT(c.normal.dot(outward), 0.0);
+                    ++checked.edges;
+                }
+            }
+        }
+    }
+
     /// Review finding (eighteenth session): between solids, contacts kept within the slack of the first one (a coarse
     /// eps, fast turns) took normals into b: a vertex beside a face and behind its plane, edges on the far sides of
     /// each other's lines. Over random box pairs turning up to 20 rad per step (both methods: CONSERVATIVE takes the
-    /// convex path, CHORD the general search), every contact's normal points out of b and into a: a face's normal is
-    /// its solid's outward one (b's, or less a's), and two edges' common normal agrees with their outward directions
-    /// (the sums of their faces' normals, b's less a's) wherever those decide it.
+    /// convex path, CHORD the general search), every contact's normal points out of b and into a.
     TEST(ContactGeometry, ContactNormalsBetweenSolidsPointOutOfBAndIntoA)
     {
         test_support::RandomMotions random(18);
-        // Outward normals of a box's faces and edges in body coordinates, from its mesh.
-        const auto face_normal = [](const RigidShape& shape, Eigen::Index f) {
-            const auto& v = shape.vertices();
-            const auto& faces = shape.faces();
-            const Eigen::Vector3d e1 = (v.row(faces(f, 1)) - v.row(faces(f, 0))).transpose();
-            const Eigen::Vector3d e2 = (v.row(faces(f, 2)) - v.row(faces(f, 0))).transpose();
-            return Eigen::Vector3d(e1.cross(e2).normalized());
-        };
-        const auto edge_normal = [&face_normal](const RigidShape& shape, Eigen::Index e) {
-            Eigen::Vector3d sum = Eigen::Vector3d::Zero();
-            const auto& faces = shape.faces();
-            for (Eigen::Index f = 0; f < faces.rows(); ++f) {
-                int shared = 0;
-                for (Eigen::Index c = 0; c < 3; ++c) {
-                    shared += faces(f, c) == shape.edges()(e, 0) || faces(f, c) == shape.edges()(e, 1) ? 1 : 0;
-                }
-                sum += shared == 2 ? face_normal(shape, f) : Eigen::Vector3d::Zero();
-            }
-            return sum;
-        };
-        int faces_checked = 0, edges_checked = 0;
+        NormalsChecked checked;
         for (int q = 0; q < 1500; ++q) {
+            SCOPED_TRACE(testing::Message() << "query " << q);
             const auto box = [&random]() {
                 return test_support::box_solid(
                     Eigen::Vector3d(random.uniform(0.1, 0.6), random.uniform(0.1, 0.6), random.uniform(0.1, 0.6)));
@@ -215,46 +266,66 @@ namespace {
             options.eps = std::array { 1e-3, 1e-4, 1e-6 }[q % 3];
             options.method = q % 2 == 0 ? RigidCcdMethod::CONSERVATIVE : RigidCcdMethod::CHORD;
             const RigidCcdResult r = rigid_time_of_contact(a, b, options);
-            if (!r.hit || r.toi_lower == 0.0) {
-                continue; // (contacts at 0 take the solids' sides by their own rule, tested elsewhere)
-            }
-            const Eigen::Matrix3d rotation_a = a.motion.rotation_at(r.toi_upper);
-            const Eigen::Matrix3d rotation_b = b.motion.rotation_at(r.toi_upper);
-            for (const RigidContact& c : r.contacts) {
-                SCOPED_TRACE(
-                    testing::Message() << "query " << q << ", features " << static_cast<int>(c.feature_a.kind) << ":"
-                                       << c.feature_a.index << " " << static_cast<int>(c.feature_b.kind) << ":"
-                                       << c.feature_b.index << ", normal " << c.normal.transpose());
-                if (c.feature_b.kind == RigidFeatureKind::FACE) {
-                    EXPECT_LT((c.normal - rotation_b * face_normal(b.shape, c.feature_b.index)).norm(), 1e-9);
-                    ++faces_checked;
-                } else if (c.feature_a.kind == RigidFeatureKind::FACE) {
-                    EXPECT_LT((c.normal + rotation_a * face_normal(a.shape, c.feature_a.index)).norm(), 1e-9);
-                    ++faces_checked;
-                } else {
-                    // The edges' common normal (not a direction between closest points, which edges apart past an
-                    // end take), where the outward directions decide its sense.
-                    const auto edge = [](const RigidShape& shape, const Eigen::Matrix3d& rotation, std::int32_t e) {
-                        return Eigen::Vector3d(
-                            rotation
-                            * (shape.vertices().row(shape.edges()(e, 1)) - shape.vertices().row(shape.edges()(e, 0)))
-                                  .transpose());
-                    };
-                    const Eigen::Vector3d common = edge(a.shape, rotation_a, c.feature_a.index)
-                                                       .cross(edge(b.shape, rotation_b, c.feature_b.index))
-                                                       .normalized();
-                    const Eigen::Vector3d outward = rotation_b * edge_normal(b.shape, c.feature_b.index)
-                        - rotation_a * edge_normal(a.shape, c.feature_a.index);
-                    if (std::abs(c.normal.dot(common)) > 1.0 - 1e-9
-                        && std::abs(common.dot(outward)) > 1e-2 * outward.norm()) {
-                        EXPECT_GT(c.normal.dot(outward), 0.0);
-                        ++edges_checked;
-                    }
-                }
+            if (r.hit
+                && r.toi_lower > 0.0) { // (contacts at 0 take the solids' sides by their own rule, tested elsewhere)
+                expect_normals_out_of_b(a, b, r, checked);
             }
         }
-        EXPECT_GT(faces_checked, 600);
-        EXPECT_GT(edges_checked, 800);
+        EXPECT_GT(checked.faces, 600);
+        EXPECT_GT(checked.edges, 800);
+    }
+
+    /// The review's two cases (b still): two unit cubes, a tumbling about 22 rad per step, eps 1e-3 (the closest pair
+    /// at toi_upper, two edges, and a vertex behind the plane of a face beside it pointed into b); a 1.2 x 0.6 x 0.4
+    /// box grazing a unit cube past one of its edges, eps 1e-6 (the closest pair, two edges, pointed into b).
+    TEST(ContactGeometry, ReviewCasesOfNormalsIntoB)
+    {
+        struct Case {
+            Eigen::Vector3d half_a;
+            Eigen::Quaterniond rotation_a;
+            Eigen::Vector3d start_a, velocity_a, spin_a;
+            Eigen::Quaterniond rotation_b;
+            double eps;
+        };
+        const std::array<Case, 2> cases { {
+            { { 0.5, 0.5, 0.5 },
+              { -0.76550490041248354, 0.45790316452647284, 0.29425843072602165, -0.34313104684329393 },
+              { 1.5526990514918495, 1.2727954438281877, -1.513244054989469 },
+              { -1.5426871891993137, -4.429229630824894, 2.1468674104821286 },
+              { 12.21209527070201, 10.31707038584449, -16.054083454596707 },
+              { -0.40387806350248973, -0.78411781064295849, -0.226668557036553, 0.41311394808810209 },
+              1e-3 },
+            { { 0.6, 0.3, 0.2 },
+              { -0.19030548683652804, 0.90024490503918309, 0.095920899376936403, 0.37966052427612745 },
+              { 1.2943507348097796, -0.38546088074494111, -0.12905838859432012 },
+              { 1.7976137746327887, 0.49713920560617225, -1.6280399311751936 },
+              { -2.1603505954320705, -2.0094046643132688, -3.4420144038325104 },
+              { 0.55836569223518773, -0.7529503004515975, -0.20062191332098522, 0.28468306356366846 },
+              1e-6 },
+        } };
+        for (const Case& k : cases) {
+            const RigidBody a { test_support::box_solid(k.half_a),
+                                RigidMotion({ k.rotation_a, k.start_a }, k.velocity_a, k.spin_a) };
+            const RigidBody b {
+                test_support::box_solid({ 0.5, 0.5, 0.5 }),
+                RigidMotion({ k.rotation_b, Eigen::Vector3d::Zero() }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero())
+            };
+            for (const RigidCcdMethod method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
+                SCOPED_TRACE(testing::Message() << "eps " << k.eps << ", method " << static_cast<int>(method));
+                RigidCcdOptions options;
+                options.eps = k.eps;
+                options.method = method;
+                const RigidCcdResult r = rigid_time_of_contact(a, b, options);
+                if (method == RigidCcdMethod::CHORD && !r.hit) {
+                    continue; // (the chords miss the graze, as CHORD may)
+                }
+                ASSERT_TRUE(r.hit);
+                ASSERT_GT(r.contacts.size(), 1U);
+                NormalsChecked checked;
+                expect_normals_out_of_b(a, b, r, checked);
+                EXPECT_GT(checked.faces + checked.edges, 1);
+            }
+        }
     }
 
 } // namespace
