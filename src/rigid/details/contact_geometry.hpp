@@ -229,6 +229,10 @@ segment_end_direction(const PosedPair& posed, const Eigen::Vector3d& offset, con
     RigidContact contact;
     contact.point = closest.midpoint;
     contact.gap = closest.offset.norm();
+    // How far a direction from y towards x (from b towards a but for a's face against b's vertex) runs along the
+    // solids' outward direction, and whether that decides its sense.
+    const Eigen::Vector3d outward = pair.kind == PairKind::FACE_VERTEX ? Eigen::Vector3d(-out_of_b) : out_of_b;
+    const double decisive = SENSE_COSINE * outward.norm();
     Eigen::Vector3d normal = raw_normal(at);
     const Eigen::Vector3d normal_before = raw_normal(before);
     if (normal.isZero() || normal_before.isZero()) {
@@ -236,16 +240,13 @@ segment_end_direction(const PosedPair& posed, const Eigen::Vector3d& offset, con
         const Eigen::Vector3d offset = closest_offset(before).offset;
         normal = offset.norm() > 0.0 ? Eigen::Vector3d(offset.normalized()) : Eigen::Vector3d::UnitZ();
     } else if (const Eigen::Vector3d end = segment_end_direction(at, closest.offset, normal);
-               !end.isZero() && end.dot(closest_offset(before).offset) > 0.0) {
+               !end.isZero() && end.dot(closest_offset(before).offset) > 0.0 && !(end.dot(outward) < -decisive)) {
         // (An end that passed through the other edge by `upper`, within eps, points back across it: the side the
-        // edges came from decides then.)
+        // edges came from decides then; so does an end that went into a solid b.)
         normal = end;
-    } else {
-        // normal runs from y towards x: from b towards a but for a's face against b's vertex.
-        const double along = (pair.kind == PairKind::FACE_VERTEX ? -normal : normal).dot(out_of_b);
-        if (std::abs(along) > SENSE_COSINE * out_of_b.norm() ? along < 0.0 : side_of(before, normal_before) < 0.0) {
-            normal = -normal;
-        }
+    } else if (const double along = normal.dot(outward);
+               std::abs(along) > decisive ? along < 0.0 : side_of(before, normal_before) < 0.0) {
+        normal = -normal;
     }
     // The normal now points from y towards x; x belongs to body a except for a face-vertex pair.
     contact.normal = pair.kind == PairKind::FACE_VERTEX ? Eigen::Vector3d(-normal) : normal;
