@@ -214,7 +214,8 @@ segment_end_direction(const PosedPair& posed, const Eigen::Vector3d& offset, con
 /// the vertex lies over the face and the edges' closest points inside both: a pair kept within the slack of the
 /// closest may have its vertex behind the plane of a face it lies beside, or its edges on the far side of each
 /// other's lines, and then pointed into b.) Edges apart whose closest points include an end take the direction
-/// between those points (segment_end_direction) where it agrees with their side before.
+/// between those points (segment_end_direction) where it agrees with their side before and does not run into a
+/// solid b (against out_of_b, where that decides).
 [[nodiscard]] inline RigidContact contact_of(
     const FeaturePair& pair,
     const PosedPair& before,
