@@ -5,7 +5,7 @@
 // interval (rigid motions keep distances), so a clearance of the solid at that position larger than this
 // proves the region apart from the solid throughout. Regions that cannot be proven apart are split in space
 // (while they are larger than both the resolution and the distance they travel) and the interval in time
-// (earlier half first) until it is narrower than eps.
+// (earlier half first) until it is narrower than eps and they travel no farther than the resolution in it.
 #include "rigid/details/contact_searches.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
 #include "rigid/details/rounding.hpp"
@@ -135,6 +135,12 @@ namespace {
 
         RigidCcdResult run()
         {
+            if (is_empty(surface_.shape) || is_empty(solid_.shape)) {
+                // An empty implicit solid (bounds with min > max: the intersection of disjoint shapes) touches
+                // nothing; its bounds would give the search a region centred at NaN that no clearance rules out.
+                return details::result_of(
+                    std::optional<Found>(), options_, stats_, [](const Found&) { return std::vector<RigidContact>(); });
+            }
             std::optional<Found> found = starts_inside();
             if (!found) {
                 found = search();
@@ -143,6 +149,15 @@ namespace {
         }
 
     private:
+        [[nodiscard]] static bool is_empty(const RigidShape& shape)
+        {
+            if (!shape.is_implicit()) {
+                return false;
+            }
+            const Aabb box = shape.implicit_shape().bounds();
+            return !(box.min <= box.max).all();
+        }
+
         /// The surface starts inside the solid (whole, or the regions would have touched), or the solid inside a
         /// solid surface body: a contact at t = 0 at the first part point found inside (a region of no extent, so
         /// that it carries a point and the implicit normal like any other contact).
@@ -211,6 +226,7 @@ namespace {
             const RigidPlacement middle = motion_.placement_at(sa + 0.5 * (sb - sa));
             std::vector<SurfaceRegion> survivors;
             std::vector<SurfaceRegion> pending(regions);
+            double largest_travel = 0.0; // of the survivors
             while (!pending.empty()) {
                 const SurfaceRegion region = pending.back();
                 pending.pop_back();
@@ -225,13 +241,16 @@ namespace {
                     split(region, pending);
                 } else {
                     survivors.push_back(region);
+                    largest_travel = std::max(largest_travel, travel);
                 }
             }
             if (survivors.empty()) {
                 return std::nullopt;
             }
+            // Narrower than eps, and the survivors travel within the resolution over the interval: their reach (so
+            // how early a contact is reported) is then about the resolution, not the distance covered in eps.
             const double mid = sa + 0.5 * (sb - sa);
-            if (sb - sa <= options_.eps || !(mid > sa && mid < sb)) {
+            if ((sb - sa <= options_.eps && largest_travel <= resolution_) || !(mid > sa && mid < sb)) {
                 return Found { sa, sb, std::move(survivors) };
             }
             if (auto found = refine(sa, mid, survivors)) {

@@ -8,6 +8,7 @@
 #include <limits>
 #include <numbers>
 #include <random>
+#include <vector>
 
 namespace ccdkit {
 namespace {
@@ -212,6 +213,57 @@ namespace {
     {
         const RigidBody ball { RigidShape::implicit(ImplicitShape::sphere(1.0)), still({ 0, 0, 0 }) };
         EXPECT_THROW((void)rigid_time_of_contact(ball, ball, resolution(-1.0)), std::invalid_argument);
+    }
+
+    /// Review finding (eighteenth session): an empty implicit solid (two disjoint boxes intersected, a grid with no
+    /// sample inside) touches nothing, in either role; its empty bounds had given the search a region centred at
+    /// NaN that no clearance ruled out (a hit at t = 0 with a NaN contact, or an error from the start-inside check).
+    TEST(ImplicitContact, EmptySolidsTouchNothing)
+    {
+        const ImplicitShape disjoint = intersect(
+            ImplicitShape::box({ 1, 1, 1 }),
+            ImplicitShape::box({ 1, 1, 1 }).transformed(Eigen::Isometry3d(Eigen::Translation3d(5, 0, 0))));
+        const SignedDistanceGrid outside({ -1, -1, -1 }, 2.0, { 2, 2, 2 }, std::vector<double>(8, 1.0));
+        const RigidBody box { RigidShape::implicit(ImplicitShape::box({ 1, 1, 1 })), still(Eigen::Vector3d::Zero()) };
+        for (const ImplicitShape& empty : { disjoint, ImplicitShape::grid(outside) }) {
+            const RigidBody coming { RigidShape::implicit(empty), moving({ 0, 3, 0 }, { 0, -6, 0 }) };
+            for (const bool swap : { false, true }) {
+                const RigidCcdResult r = swap ? rigid_time_of_contact(box, coming) : rigid_time_of_contact(coming, box);
+                EXPECT_FALSE(r.hit) << swap;
+                EXPECT_EQ(r.toi_lower, 1.0);
+                EXPECT_TRUE(r.contacts.empty());
+            }
+        }
+    }
+
+    /// Review finding (eighteenth session): with a coarse eps or a fast motion, contacts came far more than the
+    /// resolution early (the regions stopped splitting once smaller than their travel over an interval of eps): a
+    /// ball spinning about its centre (so unchanged by the spin) falling at 1 per step onto a box reported 0.05 for
+    /// 0.5 at eps 1e-2; spheres passing 0.1 apart at 1e6 per step "touched". The interval now narrows until the
+    /// regions travel within the resolution in it.
+    TEST(ImplicitContact, CoarseEpsAndFastMotionsAreEarlyByAboutTheResolution)
+    {
+        const RigidBody box { RigidShape::implicit(ImplicitShape::box({ 1, 1, 1 })), still(Eigen::Vector3d::Zero()) };
+        const RigidBody ball { RigidShape::implicit(ImplicitShape::sphere(0.5)),
+                               moving({ 0, 0, 2 }, { 0, 0, -1 }, { 100, 0, 0 }) };
+        const double resolution = 0.01 * 0.5; // the default: 1% of the smaller body's radius
+        for (const double eps : { 1e-2, 1e-3, 1e-6 }) {
+            RigidCcdOptions options;
+            options.eps = eps;
+            for (const bool swap : { false, true }) {
+                SCOPED_TRACE(testing::Message() << "eps " << eps << ", swapped " << swap);
+                const RigidCcdResult r
+                    = swap ? rigid_time_of_contact(box, ball, options) : rigid_time_of_contact(ball, box, options);
+                ASSERT_TRUE(r.hit);
+                EXPECT_LE(r.toi_lower, 0.5);
+                EXPECT_GE(r.toi_upper, 0.5 - 3.0 * resolution); // (the regions' reach: about twice the resolution)
+                EXPECT_LE(r.toi_upper - r.toi_lower, eps);
+            }
+        }
+        const RigidBody passing { RigidShape::implicit(ImplicitShape::sphere(1.0)),
+                                  moving({ -5e5, 1.2, 0 }, { 1e6, 0, 0 }) };
+        const RigidBody small { RigidShape::implicit(ImplicitShape::sphere(0.1)), still(Eigen::Vector3d::Zero()) };
+        EXPECT_FALSE(rigid_time_of_contact(passing, small).hit); // 0.1 apart at the closest
     }
 
 } // namespace
