@@ -215,14 +215,22 @@ RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::
     json document;
     try {
         document = json::parse(json_text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) { // (a syntax error, or a number beyond double's range)
         throw std::runtime_error(std::string("malformed JSON: ") + e.what());
     }
     const Fields scene(document, "scene");
     RigidScene out;
     const double duration = scene.number("duration", 1.0);
     out.options.eps = scene.number("eps", out.options.eps);
+    if (!(out.options.eps > 0.0 && out.options.eps <= 1.0)) {
+        scene.fail("\"eps\" must be in (0, 1], got " + std::to_string(out.options.eps));
+    }
     out.options.surface_resolution = scene.number("surface_resolution", 0.0);
+    if (out.options.surface_resolution < 0.0) {
+        scene.fail(
+            "\"surface_resolution\" must be >= 0 (0: the default), got "
+            + std::to_string(out.options.surface_resolution));
+    }
     out.options.contacts = !scene.has("contacts") || flag(scene, "contacts");
     const std::string method = scene.text("method", "conservative");
     if (method == "chord") {

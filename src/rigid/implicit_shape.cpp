@@ -2,10 +2,12 @@
 #include "core/details/ieee_arithmetic_scope.hpp"
 #include "rigid/details/certified_rounding.hpp"
 #include "rigid/details/implicit_node.hpp"
+#include "rigid/details/rounding.hpp"
 
 #include <ccdkit/rigid/implicit_shape.hpp>
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -17,12 +19,21 @@ namespace {
     /// quaternions or angle-axis are within a few 1e-16; anything beyond this is a scale or a shear.
     constexpr double ROTATION_TOLERANCE = 1e-9;
 
+    /// Sizes a shape may have: as meshes' coordinates, at most details::MAX_COORDINATE, and at least its inverse, so
+    /// that the sizes' squares and the surface samples' spacing stay normal numbers.
+    constexpr double MIN_SIZE = 1.0 / details::MAX_COORDINATE;
+
     double require_positive(double value, const char* factory, const char* name)
     {
         if (!(std::isfinite(value) && value > 0)) {
             throw std::invalid_argument(
                 std::string("ImplicitShape::") + factory + ": " + name + " must be finite and > 0, got "
                 + std::to_string(value));
+        }
+        if (!(value >= MIN_SIZE && value <= details::MAX_COORDINATE)) {
+            std::ostringstream message;
+            message << "ImplicitShape::" << factory << ": " << name << " must be within 1e-150..1e150, got " << value;
+            throw std::invalid_argument(message.str());
         }
         return value;
     }
@@ -49,9 +60,10 @@ ImplicitShape ImplicitShape::box(const Eigen::Vector3d& half_extents)
 ImplicitShape ImplicitShape::capsule(double radius, double half_length)
 {
     require_positive(radius, "capsule", "radius");
-    if (!(std::isfinite(half_length) && half_length >= 0)) {
+    if (!(std::isfinite(half_length) && half_length >= 0 && half_length <= details::MAX_COORDINATE)) {
         throw std::invalid_argument(
-            "ImplicitShape::capsule: half_length must be finite and >= 0, got " + std::to_string(half_length));
+            "ImplicitShape::capsule: half_length must be finite, >= 0 and at most 1e150, got "
+            + std::to_string(half_length));
     }
     return ImplicitShape(details::make_capsule_node(radius, half_length));
 }

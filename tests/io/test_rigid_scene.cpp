@@ -99,6 +99,14 @@ namespace {
         EXPECT_NE(
             error_of(R"({"contacts": "no", "bodies": []})").find("\"contacts\" must be true or false"),
             std::string::npos);
+        // Review findings (eighteenth session): a number beyond double's range, and options out of range, are named
+        // when the scene is read (they had surfaced as the JSON library's bare error, or only from the query).
+        EXPECT_NE(error_of(R"({"eps": 1e400, "bodies": []})").find("malformed JSON"), std::string::npos);
+        EXPECT_NE(error_of(R"({"eps": 0, "bodies": []})").find("\"eps\" must be in (0, 1]"), std::string::npos);
+        EXPECT_NE(error_of(R"({"eps": 2, "bodies": []})").find("\"eps\" must be in (0, 1]"), std::string::npos);
+        EXPECT_NE(
+            error_of(R"({"surface_resolution": -1, "bodies": []})").find("\"surface_resolution\" must be >= 0"),
+            std::string::npos);
         EXPECT_THROW((void)read_rigid_scene("no-such-scene.json"), std::runtime_error);
     }
 

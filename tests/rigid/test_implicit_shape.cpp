@@ -518,6 +518,14 @@ TEST(ImplicitShape, BadInputThrows)
     // Far more intervals than an int holds: refused before any conversion.
     expect_throw_naming([&] { return ImplicitShape::sphere(1e8).sample_surface(1e-3); }, "spacing too small");
     expect_throw_naming([&] { return ImplicitShape::torus(1e8, 1.0).sample_surface(1e-3); }, "spacing too small");
+    // Sizes beyond 1e150 (their squares overflow) or below 1e-150 (the surface samples' spacing underflows) are
+    // refused by name (review finding: a box of 1e200 or 1e-300 failed later with an unrelated message).
+    for (const double extreme : { 1e200, 1e-300 }) {
+        expect_throw_naming([&] { return ImplicitShape::box({ 1, extreme, 1 }); }, "within 1e-150..1e150");
+        expect_throw_naming([&] { return ImplicitShape::sphere(extreme); }, "within 1e-150..1e150");
+    }
+    expect_throw_naming([&] { return ImplicitShape::capsule(1, 1e200); }, "half_length");
+    EXPECT_NO_THROW((void)ImplicitShape::box({ 1e-150, 1, 1e150 }));
 }
 
 INSTANTIATE_TEST_SUITE_P(Scales, ImplicitShapeScaled, ::testing::Values(1e-8, 1.0, 1e8));
