@@ -536,11 +536,12 @@ namespace {
             for (const ByGap& g : order) {
                 const FeaturePair& pair = found.pairs[g.pair];
                 const AtUpper& at = at_upper[g.pair];
+                const Eigen::Vector3d outward
+                    = details::solid_outward(a_.shape, b_.shape, pair, upper.a.rotation, upper.b.rotation);
                 contacts.push_back(details::contact_of(
-                    pair, details::pose_pair(a_, b_, pair, approach), at.posed, at.closest,
-                    details::solid_outward(a_.shape, b_.shape, pair, upper.a.rotation, upper.b.rotation)));
+                    pair, details::pose_pair(a_, b_, pair, approach), at.posed, at.closest, outward));
                 if (found.lower == 0.0) {
-                    orient_at_start(pair, upper, contacts.back());
+                    orient_at_start(pair, at.posed, outward, contacts.back());
                     take_separating_face_normal(upper, contacts.back());
                 }
             }
@@ -552,16 +553,17 @@ namespace {
         /// crossing in a face-to-face rest, a vertex a few ulps across a face), and a nested vertex's points into
         /// the solid around it. A solid's side is known: its faces point outwards, and so does the sum of an
         /// edge's two face normals. The normal is turned to point out of b and into a by whichever bodies are
-        /// solid; parallel edges take that direction itself.
-        void orient_at_start(const FeaturePair& pair, const details::BodyPlacements& at, RigidContact& contact)
+        /// solid (`direction`, solid_outward; `posed`, the pair at 0); parallel edges take that direction itself.
+        static void orient_at_start(
+            const FeaturePair& pair,
+            const details::PosedPair& posed,
+            const Eigen::Vector3d& direction,
+            RigidContact& contact)
         {
-            const Eigen::Vector3d direction
-                = details::solid_outward(a_.shape, b_.shape, pair, at.a.rotation, at.b.rotation);
             if (!(direction.norm() > 0.0)) {
                 return;
             }
-            if (pair.kind != PairKind::EDGE_EDGE
-                || details::raw_normal(details::pose_pair(a_, b_, pair, at)).isZero()) {
+            if (pair.kind != PairKind::EDGE_EDGE || details::raw_normal(posed).isZero()) {
                 contact.normal = direction.normalized();
             } else if (contact.normal.dot(direction) < 0.0) {
                 contact.normal = -contact.normal;

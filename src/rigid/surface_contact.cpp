@@ -155,7 +155,7 @@ namespace {
                 return false;
             }
             const Aabb box = shape.implicit_shape().bounds();
-            return !(box.min <= box.max).all();
+            return (box.min > box.max).any(); // (strictly: bounds that are not numbers prove nothing)
         }
 
         /// The surface starts inside the solid (whole, or the regions would have touched), or the solid inside a
