@@ -8,6 +8,7 @@
 // (earlier half first) until it is narrower than eps and they travel no farther than the resolution in it.
 #include "rigid/details/contact_searches.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
+#include "rigid/details/near_points.hpp"
 #include "rigid/details/rounding.hpp"
 #include "rigid/details/solid_containment.hpp"
 
@@ -17,7 +18,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <vector>
 
@@ -208,7 +211,9 @@ namespace {
 
         std::optional<Found> search()
         {
-            const std::vector<SurfaceRegion> roots = root_regions(surface_.shape);
+            store_ = root_regions(surface_.shape);
+            std::vector<std::uint32_t> roots(store_.size());
+            std::iota(roots.begin(), roots.end(), 0U);
             const int count = top_interval_count(surface_, solid_, options_.t_max);
             for (int k = 0; k < count; ++k) {
                 const double sa = options_.t_max * k / count;
@@ -220,43 +225,80 @@ namespace {
             return std::nullopt;
         }
 
-        std::optional<Found> refine(double sa, double sb, const std::vector<SurfaceRegion>& regions)
+        /// The regions (positions in store_) that may touch the solid in [sa, sb], split where needed; then the
+        /// earlier half first. Regions split here are appended to store_ and dropped again when the interval holds
+        /// no contact: the store holds only the regions of the intervals being refined (a region at the resolution
+        /// is held once, however many halvings of time keep it), so memory grows with the regions at the contact,
+        /// not with them times the halvings.
+        std::optional<Found> refine(double sa, double sb, const std::vector<std::uint32_t>& regions)
         {
             ++stats_.intervals;
+            const std::size_t mark = store_.size();
             const RigidPlacement middle = motion_.placement_at(sa + 0.5 * (sb - sa));
-            std::vector<SurfaceRegion> survivors;
-            std::vector<SurfaceRegion> pending(regions);
+            std::vector<std::uint32_t> survivors;
             double largest_travel = 0.0; // of the survivors
-            while (!pending.empty()) {
-                const SurfaceRegion region = pending.back();
-                pending.pop_back();
+            // How far a region may reach over the interval, and whether it must be split first.
+            struct Test {
+                bool clear;
+                bool split;
+                double travel;
+            };
+            const auto test = [&](const SurfaceRegion& region) {
                 ++stats_.pair_tests;
                 const double arm = (region.center - surface_.motion.center_of_mass()).norm() + region.radius;
                 const double travel = motion_.speed_bound(arm, sa, sb) * (sb - sa) / 2.0;
                 const double reach = region.radius + travel + motion_.point_error_bound(arm);
-                if (implicit_.clearance(middle.apply(region.center)) > rounded_up(reach)) {
-                    continue;
+                const bool clear = implicit_.clearance(middle.apply(region.center)) > rounded_up(reach);
+                return Test { clear, !clear && region.radius > resolution_ && region.radius > travel, travel };
+            };
+            std::vector<SurfaceRegion> pending; // split regions still to test
+            const auto keep = [&](std::uint32_t index, double travel) {
+                survivors.push_back(index);
+                largest_travel = std::max(largest_travel, travel);
+            };
+            for (auto r = regions.rbegin(); r != regions.rend(); ++r) { // (the last first, as a stack would)
+                const std::uint32_t index = *r;
+                const Test t = test(store_[index]);
+                if (t.split) {
+                    split(store_[index], pending);
+                } else if (!t.clear) {
+                    keep(index, t.travel);
                 }
-                if (region.radius > resolution_ && region.radius > travel) {
-                    split(region, pending);
-                } else {
-                    survivors.push_back(region);
-                    largest_travel = std::max(largest_travel, travel);
+                while (!pending.empty()) {
+                    const SurfaceRegion region = pending.back();
+                    pending.pop_back();
+                    const Test u = test(region);
+                    if (u.split) {
+                        split(region, pending);
+                    } else if (!u.clear) {
+                        store_.push_back(region);
+                        keep(static_cast<std::uint32_t>(store_.size() - 1), u.travel);
+                    }
                 }
             }
             if (survivors.empty()) {
+                store_.resize(mark);
                 return std::nullopt;
             }
             // Narrower than eps, and the survivors travel within the resolution over the interval: their reach (so
             // how early a contact is reported) is then about the resolution, not the distance covered in eps.
             const double mid = sa + 0.5 * (sb - sa);
             if ((sb - sa <= options_.eps && largest_travel <= resolution_) || !(mid > sa && mid < sb)) {
-                return Found { sa, sb, std::move(survivors) };
+                Found found { sa, sb, {} };
+                found.regions.reserve(survivors.size());
+                for (const std::uint32_t index : survivors) {
+                    found.regions.push_back(store_[index]);
+                }
+                return found;
             }
             if (auto found = refine(sa, mid, survivors)) {
                 return found;
             }
-            return refine(mid, sb, survivors);
+            if (auto found = refine(mid, sb, survivors)) {
+                return found;
+            }
+            store_.resize(mark);
+            return std::nullopt;
         }
 
         /// Four triangles from the sides' midpoints, or eight sub-cubes of which those that may hold some of the
@@ -297,16 +339,14 @@ namespace {
             }
             std::sort(ordered.begin(), ordered.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
             std::vector<RigidContact> contacts;
-            std::vector<Eigen::Vector3d> kept;
+            const double merge = 2.0 * resolution_;
+            NearPoints kept(merge);
             for (const auto& [gap, region] : ordered) {
                 const Eigen::Vector3d local = at.apply(region->center);
-                const bool near_kept = std::any_of(kept.begin(), kept.end(), [&](const Eigen::Vector3d& p) {
-                    return (p - local).norm() <= 2.0 * resolution_;
-                });
-                if (near_kept) {
+                if (kept.any_within(local, merge)) {
                     continue;
                 }
-                kept.push_back(local);
+                kept.insert(local);
                 RigidContact c;
                 c.point = surface_.motion.point_at(region->center, found.upper);
                 c.normal = solid_rotation * implicit_.normal(local);
@@ -325,6 +365,7 @@ namespace {
         RigidCcdOptions options_;
         RelativeMotion motion_; ///< the surface body in the solid body's coordinates
         double resolution_ = 0.0;
+        std::vector<SurfaceRegion> store_; ///< the regions of the intervals being refined (refine)
         RigidCcdStats stats_;
     };
 

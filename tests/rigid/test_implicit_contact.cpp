@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -264,6 +265,44 @@ namespace {
                                   moving({ -5e5, 1.2, 0 }, { 1e6, 0, 0 }) };
         const RigidBody small { RigidShape::implicit(ImplicitShape::sphere(0.1)), still(Eigen::Vector3d::Zero()) };
         EXPECT_FALSE(rigid_time_of_contact(passing, small).hit); // 0.1 apart at the closest
+    }
+
+    /// Two implicit boxes meeting face to face at a fine resolution: the contact face is about (1 / resolution)^2
+    /// regions, and every halving of time keeps them all. The search held a copy of them per halving and compared
+    /// each contact with every one kept before it: at a resolution of 1e-3 it ran out of memory, at 3e-3 it took 5 s
+    /// and 0.8 GB (now 0.4 s and 90 MB; a region is held once, contacts merge through a hash grid). The contacts
+    /// still cover the whole face, at least twice the resolution apart.
+    TEST(ImplicitContact, FaceToFaceAtAFineResolutionCoversTheFace)
+    {
+        const double r = 4e-3;
+        const RigidBody falling { RigidShape::implicit(ImplicitShape::box({ 0.5, 0.5, 0.5 })),
+                                  moving({ 0, 0, 1.5 }, { 0, 0, -1 }) };
+        const RigidBody base { RigidShape::implicit(ImplicitShape::box({ 0.5, 0.5, 0.5 })),
+                               still(Eigen::Vector3d::Zero()) };
+        const RigidCcdResult hit = rigid_time_of_contact(falling, base, resolution(r));
+        expect_contact_near(hit, 0.5, 3.0 * r);
+        const std::vector<RigidContact>& contacts = hit.contacts;
+        for (const RigidContact& c : contacts) {
+            ASSERT_LT((c.normal - Eigen::Vector3d(0, 0, 1)).norm(), 1e-6) << c.point.transpose();
+            ASSERT_NEAR(c.point.z(), 0.5, 3.0 * r);
+        }
+        for (std::size_t i = 0; i < contacts.size(); ++i) {
+            for (std::size_t j = i + 1; j < contacts.size(); ++j) {
+                ASSERT_GT((contacts[i].point - contacts[j].point).norm(), 2.0 * r - 1e-12);
+            }
+        }
+        // Every point of the face lies near a contact: within the merge distance of a kept region, plus a region's
+        // radius and its travel.
+        for (int i = 0; i <= 20; ++i) {
+            for (int j = 0; j <= 20; ++j) {
+                const Eigen::Vector3d p(-0.5 + i / 20.0, -0.5 + j / 20.0, 0.5);
+                double nearest = std::numeric_limits<double>::infinity();
+                for (const RigidContact& c : contacts) {
+                    nearest = std::min(nearest, (c.point - p).norm());
+                }
+                EXPECT_LE(nearest, 5.0 * r) << p.transpose();
+            }
+        }
     }
 
 } // namespace
