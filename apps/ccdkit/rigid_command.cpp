@@ -8,7 +8,9 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <fstream>
 #include <limits>
 #include <stdexcept>
@@ -103,12 +105,21 @@ namespace {
                     fmt::print(
                         "  {}: contact at t in [{:.9f}, {:.9f}]{}, {:.3f} ms\n", pair_name, r.toi_lower, r.toi_upper,
                         count, ms);
-                    for (const RigidContact& c : r.contacts) {
+                    // A flat contact between implicit shapes gives one contact per resolution cell: the text lists
+                    // the closest ones, the JSON all.
+                    constexpr std::size_t LISTED_CONTACTS = 16;
+                    for (std::size_t k = 0; k < std::min(r.contacts.size(), LISTED_CONTACTS); ++k) {
+                        const RigidContact& c = r.contacts[k];
                         fmt::print(
                             "      point ({:.6f}, {:.6f}, {:.6f})  normal ({:.4f}, {:.4f}, {:.4f})  {} / {}  gap "
                             "{:.2e}\n",
                             c.point.x(), c.point.y(), c.point.z(), c.normal.x(), c.normal.y(), c.normal.z(),
                             feature_name(c.feature_a), feature_name(c.feature_b), c.gap);
+                    }
+                    if (r.contacts.size() > LISTED_CONTACTS) {
+                        fmt::print(
+                            "      ... and {} more contacts{}\n", r.contacts.size() - LISTED_CONTACTS,
+                            !opt.json_path.empty() ? " (all in the JSON file)" : " (--json FILE lists all)");
                     }
                     if (r.toi_lower < earliest) {
                         earliest = r.toi_lower;
