@@ -5,11 +5,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <initializer_list>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_set>
 
 namespace ccdkit {
 
@@ -82,6 +86,22 @@ namespace {
 
         [[nodiscard]] const std::string& where() const { return where_; }
 
+        /// Fails on a field not among `known` (a misspelt "positon" would otherwise leave the default silently);
+        /// fields whose names start with "_" are comments.
+        void only(std::initializer_list<std::string_view> known) const
+        {
+            for (const auto& [key, value] : object_.items()) {
+                if (key.starts_with('_') || std::find(known.begin(), known.end(), key) != known.end()) {
+                    continue;
+                }
+                std::string list;
+                for (const std::string_view k : known) {
+                    list += (list.empty() ? "" : ", ") + std::string(k);
+                }
+                fail("unknown field \"" + key + "\" (known here: " + list + "; \"_...\" for comments)");
+            }
+        }
+
     private:
         double number_of(const json& value, const char* key) const
         {
@@ -136,6 +156,17 @@ namespace {
     {
         const Fields shape(body.at("shape"), body.where() + ", shape");
         const std::string type = shape.text("type", "");
+        if (type == "box") {
+            shape.only({ "type", "half_extents", "implicit" });
+        } else if (type == "sphere") {
+            shape.only({ "type", "radius", "subdivisions", "implicit" });
+        } else if (type == "torus") {
+            shape.only({ "type", "major_radius", "minor_radius", "rings", "sides", "implicit" });
+        } else if (type == "capsule") {
+            shape.only({ "type", "radius", "half_length", "implicit" });
+        } else if (type == "mesh") {
+            shape.only({ "type", "file", "solid" });
+        }
         if (type == "capsule" || flag(shape, "implicit")) {
             return implicit_shape_of(shape, type);
         }
@@ -178,6 +209,7 @@ namespace {
         }
         if (fields.has("rotation")) {
             const Fields rotation(fields.at("rotation"), fields.where() + ", rotation");
+            rotation.only({ "axis", "angle" });
             const Eigen::Vector3d axis = rotation.vector("axis", Eigen::Vector3d::UnitZ());
             if (!(axis.norm() > 0.0)) {
                 rotation.fail("\"axis\" must not be zero");
@@ -200,8 +232,9 @@ namespace {
             if (body.has("velocity") || body.has("angular_velocity")) {
                 body.fail("give either \"end\" or the velocities, not both");
             }
-            return RigidMotion::between(
-                start, pose_of(Fields(body.at("end"), body.where() + ", end")), duration, center);
+            const Fields end(body.at("end"), body.where() + ", end");
+            end.only({ "position", "rotation", "quaternion" });
+            return RigidMotion::between(start, pose_of(end), duration, center);
         }
         return RigidMotion(
             start, body.vector("velocity", Eigen::Vector3d::Zero()),
@@ -219,6 +252,7 @@ RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::
         throw std::runtime_error(std::string("malformed JSON: ") + e.what());
     }
     const Fields scene(document, "scene");
+    scene.only({ "duration", "method", "eps", "surface_resolution", "contacts", "bodies" });
     RigidScene out;
     const double duration = scene.number("duration", 1.0);
     out.options.eps = scene.number("eps", out.options.eps);
@@ -242,10 +276,16 @@ RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::
     if (!bodies.is_array() || bodies.size() < 2) {
         scene.fail("\"bodies\" must be an array of at least 2 bodies");
     }
+    std::unordered_set<std::string> names;
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         const Fields body(bodies[i], "body " + std::to_string(i));
         const std::string name = body.text("name", "body" + std::to_string(i));
         const Fields named(bodies[i], "body " + std::to_string(i) + " (" + name + ")");
+        named.only({ "name", "shape", "center_of_mass", "position", "rotation", "quaternion", "velocity",
+                     "angular_velocity", "end" });
+        if (!names.insert(name).second) {
+            named.fail("another body has the same name (the names tell the pairs apart)");
+        }
         try {
             out.bodies.push_back({ shape_of(named, base_dir), motion_of(named, duration) });
         } catch (const std::invalid_argument& e) {

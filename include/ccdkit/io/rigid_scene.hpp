@@ -32,6 +32,8 @@
 //     }, ...
 //   ]
 // }
+// A field not listed here for its object (or for its shape type) is an error, as is a name used twice; fields
+// whose names start with "_" are comments.
 
 #include <ccdkit/rigid/rigid_contact.hpp>
 
@@ -49,8 +51,9 @@ struct RigidScene {
 };
 
 /// Parses a scene from JSON text; relative mesh paths are resolved against `base_dir`.
-/// @throws std::runtime_error naming the body and the field for malformed JSON, a missing or mistyped field,
-///         an unknown shape type or method, or a bad value (non-finite, non-positive size, unreadable mesh)
+/// @throws std::runtime_error naming the body and the field for malformed JSON, a missing, mistyped or unknown
+///         field, a repeated body name, an unknown shape type or method, or a bad value (non-finite, non-positive size,
+///         unreadable mesh)
 [[nodiscard]] RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::path& base_dir);
 
 /// Reads a scene file (see the file comment for the format).
