@@ -32,6 +32,9 @@ namespace {
         if (!std::isfinite(options.surface_resolution) || options.surface_resolution < 0.0) {
             fail("surface_resolution must be finite and >= 0", options.surface_resolution);
         }
+        if (options.max_surface_regions == 0) {
+            throw std::invalid_argument("rigid time of contact: max_surface_regions must be >= 1, got 0");
+        }
     }
 
     /// The same contacts seen with the bodies' roles exchanged.

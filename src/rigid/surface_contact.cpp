@@ -209,20 +209,28 @@ namespace {
             return triangle_region(p, p, p, nearest);
         }
 
+        /// The first interval with a contact. Where the regions at the resolution would exceed the options'
+        /// max_surface_regions, the search starts over with the resolution raised to the size of the regions it was
+        /// splitting then (at least doubled).
         std::optional<Found> search()
         {
-            store_ = root_regions(surface_.shape);
-            std::vector<std::uint32_t> roots(store_.size());
-            std::iota(roots.begin(), roots.end(), 0U);
             const int count = top_interval_count(surface_, solid_, options_.t_max);
-            for (int k = 0; k < count; ++k) {
-                const double sa = options_.t_max * k / count;
-                const double sb = k + 1 == count ? options_.t_max : options_.t_max * (k + 1) / count;
-                if (auto found = refine(sa, sb, roots)) {
+            for (;;) {
+                store_ = root_regions(surface_.shape);
+                std::vector<std::uint32_t> roots(store_.size());
+                std::iota(roots.begin(), roots.end(), 0U);
+                over_budget_radius_ = 0.0;
+                std::optional<Found> found;
+                for (int k = 0; k < count && !found && !over_budget(); ++k) {
+                    const double sa = options_.t_max * k / count;
+                    const double sb = k + 1 == count ? options_.t_max : options_.t_max * (k + 1) / count;
+                    found = refine(sa, sb, roots);
+                }
+                if (!over_budget()) {
                     return found;
                 }
+                resolution_ = std::max(2.0 * resolution_, over_budget_radius_);
             }
-            return std::nullopt;
         }
 
         /// The regions (positions in store_) that may touch the solid in [sa, sb], split where needed; then the
@@ -236,6 +244,7 @@ namespace {
             const std::size_t mark = store_.size();
             const RigidPlacement middle = motion_.placement_at(sa + 0.5 * (sb - sa));
             std::vector<std::uint32_t> survivors;
+            std::vector<SurfaceRegion> pending; // split regions still to test
             double largest_travel = 0.0; // of the survivors
             // How far a region may reach over the interval, and whether it must be split first.
             struct Test {
@@ -249,14 +258,18 @@ namespace {
                 const double travel = motion_.speed_bound(arm, sa, sb) * (sb - sa) / 2.0;
                 const double reach = region.radius + travel + motion_.point_error_bound(arm);
                 const bool clear = implicit_.clearance(middle.apply(region.center)) > rounded_up(reach);
-                return Test { clear, !clear && region.radius > resolution_ && region.radius > travel, travel };
+                const bool split = !clear && region.radius > resolution_ && region.radius > travel;
+                if (split && store_.size() + pending.size() >= options_.max_surface_regions) {
+                    over_budget_radius_ = region.radius;
+                }
+                return Test { clear, split, travel };
             };
-            std::vector<SurfaceRegion> pending; // split regions still to test
             const auto keep = [&](std::uint32_t index, double travel) {
                 survivors.push_back(index);
                 largest_travel = std::max(largest_travel, travel);
             };
-            for (auto r = regions.rbegin(); r != regions.rend(); ++r) { // (the last first, as a stack would)
+            for (auto r = regions.rbegin(); r != regions.rend() && !over_budget();
+                 ++r) { // (the last first, as a stack)
                 const std::uint32_t index = *r;
                 const Test t = test(store_[index]);
                 if (t.split) {
@@ -264,7 +277,7 @@ namespace {
                 } else if (!t.clear) {
                     keep(index, t.travel);
                 }
-                while (!pending.empty()) {
+                while (!pending.empty() && !over_budget()) {
                     const SurfaceRegion region = pending.back();
                     pending.pop_back();
                     const Test u = test(region);
@@ -276,7 +289,7 @@ namespace {
                     }
                 }
             }
-            if (survivors.empty()) {
+            if (survivors.empty() || over_budget()) {
                 store_.resize(mark);
                 return std::nullopt;
             }
@@ -293,6 +306,9 @@ namespace {
             }
             if (auto found = refine(sa, mid, survivors)) {
                 return found;
+            }
+            if (over_budget()) {
+                return std::nullopt; // (the search starts over)
             }
             if (auto found = refine(mid, sb, survivors)) {
                 return found;
@@ -366,6 +382,9 @@ namespace {
         RelativeMotion motion_; ///< the surface body in the solid body's coordinates
         double resolution_ = 0.0;
         std::vector<SurfaceRegion> store_; ///< the regions of the intervals being refined (refine)
+        /// Radius of a region that could not be split within max_surface_regions (0: none yet).
+        double over_budget_radius_ = 0.0;
+        [[nodiscard]] bool over_budget() const { return over_budget_radius_ > 0.0; }
         RigidCcdStats stats_;
     };
 

@@ -214,6 +214,37 @@ namespace {
     {
         const RigidBody ball { RigidShape::implicit(ImplicitShape::sphere(1.0)), still({ 0, 0, 0 }) };
         EXPECT_THROW((void)rigid_time_of_contact(ball, ball, resolution(-1.0)), std::invalid_argument);
+        RigidCcdOptions none;
+        none.max_surface_regions = 0;
+        EXPECT_THROW((void)rigid_time_of_contact(ball, ball, none), std::invalid_argument);
+    }
+
+    /// A resolution far finer than the bodies on a flat contact (1e-9 on unit blocks face to face: about 1e18
+    /// regions) ran until memory ran out. Past max_surface_regions the search starts over at a coarser resolution:
+    /// still never late, the contact reported somewhat earlier, the work bounded.
+    TEST(ImplicitContact, ARegionLimitCoarsensAFlatContactAtAFarTooFineResolution)
+    {
+        const RigidBody base { RigidShape::implicit(ImplicitShape::box({ 0.5, 0.5, 0.5 })),
+                               still(Eigen::Vector3d::Zero()) };
+        for (const bool mesh : { false, true }) {
+            for (const std::size_t limit : { std::size_t { 1 }, std::size_t { 20000 } }) {
+                SCOPED_TRACE(testing::Message() << (mesh ? "mesh" : "implicit") << " block, limit " << limit);
+                const RigidShape shape
+                    = mesh ? mesh_box({ 0.5, 0.5, 0.5 }) : RigidShape::implicit(ImplicitShape::box({ 0.5, 0.5, 0.5 }));
+                const RigidBody falling { shape, moving({ 0.1, -0.2, 1.5 }, { 0, 0, -1 }) };
+                RigidCcdOptions options = resolution(1e-9);
+                options.max_surface_regions = limit;
+                const RigidCcdResult r = rigid_time_of_contact(falling, base, options);
+                ASSERT_TRUE(r.hit);
+                EXPECT_LE(r.toi_lower, 0.5);
+                EXPECT_GE(r.toi_lower, limit == 1 ? 0.0 : 0.45);
+                EXPECT_LT(r.stats.pair_tests, 5'000'000);
+                ASSERT_FALSE(r.contacts.empty());
+                for (const RigidContact& c : r.contacts) {
+                    EXPECT_LT((c.normal - Eigen::Vector3d(0, 0, 1)).norm(), 1e-6) << c.point.transpose();
+                }
+            }
+        }
     }
 
     /// Review finding (eighteenth session): an empty implicit solid (two disjoint boxes intersected, a grid with no
