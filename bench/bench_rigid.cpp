@@ -2,8 +2,9 @@
 // Google Benchmark of rigid-body time of contact (rigid_contact.hpp): microseconds per query for convex pairs (two
 // boxes) under translation, rotation, screw and large-angle motions, over a set of 256 pairs cycled and over 2,048
 // distinct pairs, and milliseconds per query for non-convex meshes of about 10k triangles each (two tori), both
-// methods; resting contact (a box on another, face to face, touching at t = 0) against the same pairs a hair apart.
-// The box pairs also for the times of contact alone (no contacts). Counters: fraction of queries with a contact,
+// methods; resting contact (a box on another, face to face, touching at t = 0) against the same pairs a hair apart;
+// implicit shapes (a sphere, a capsule and boxes; blocks face to face). The box pairs also for the times of contact
+// alone (no contacts). Counters: fraction of queries with a contact,
 // intervals and feature-pair tests per query.
 #include <ccdkit/mesh/primitive_meshes.hpp>
 #include <ccdkit/rigid/rigid_contact.hpp>
@@ -122,6 +123,33 @@ void torus_torus(benchmark::State& state, RigidCcdMethod method)
     run(state, set, method);
 }
 
+enum class ImplicitSet { SPHERE_ON_MESH_BOX, CAPSULE_ON_BOX, BOX_ON_BOX, FACE_TO_FACE };
+
+/// Implicit shapes (surface regions against a certified clearance, at the default resolution: 1% of the smaller
+/// body's radius) under the rotation set's motions: an implicit sphere against a mesh box, a capsule against an
+/// implicit box, two implicit boxes; and two implicit blocks meeting face to face, level (the costliest case: the
+/// whole face comes within the resolution at once).
+void implicit(benchmark::State& state, ImplicitSet set)
+{
+    static const RigidShape sphere = RigidShape::implicit(ImplicitShape::sphere(0.3));
+    static const RigidShape capsule = RigidShape::implicit(ImplicitShape::capsule(0.1, 0.4));
+    static const RigidShape implicit_box = RigidShape::implicit(ImplicitShape::box({ 0.5, 0.3, 0.2 }));
+    static const RigidShape mesh_box = solid(box_mesh({ 0.5, 0.3, 0.2 }));
+    static const RigidShape block = RigidShape::implicit(ImplicitShape::box({ 0.5, 0.5, 0.5 }));
+    static const std::vector<Query> sphere_set = queries(sphere, mesh_box, 0.6, MotionSet::ROTATION, 64);
+    static const std::vector<Query> capsule_set = queries(capsule, implicit_box, 0.6, MotionSet::ROTATION, 64);
+    static const std::vector<Query> box_set = queries(implicit_box, implicit_box, 0.6, MotionSet::ROTATION, 64);
+    static const std::vector<Query> face_set
+        = { { { block, RigidMotion({ .translation = { 0, 0, 1.5 } }, { 0, 0, -1 }, Eigen::Vector3d::Zero()) },
+              { block, RigidMotion({}, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()) } } };
+    run(state,
+        set == ImplicitSet::SPHERE_ON_MESH_BOX   ? sphere_set
+            : set == ImplicitSet::CAPSULE_ON_BOX ? capsule_set
+            : set == ImplicitSet::BOX_ON_BOX     ? box_set
+                                                 : face_set,
+        RigidCcdMethod::CONSERVATIVE);
+}
+
 enum class RestingSet { ALIGNED_STACK, FACE_ON_FACE, NEAR_MISS };
 
 /// A box resting on another's top face under a random pose: equal boxes stacked rim on rim (ALIGNED_STACK), a
@@ -198,6 +226,10 @@ BENCHMARK_CAPTURE(box_box_times_distinct, large_angle / conservative, MotionSet:
 BENCHMARK_CAPTURE(resting, aligned_stack, RestingSet::ALIGNED_STACK)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(resting, face_on_face, RestingSet::FACE_ON_FACE)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(resting, near_miss, RestingSet::NEAR_MISS)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(implicit, sphere_on_mesh_box, ImplicitSet::SPHERE_ON_MESH_BOX)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(implicit, capsule_on_box, ImplicitSet::CAPSULE_ON_BOX)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(implicit, box_on_box, ImplicitSet::BOX_ON_BOX)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(implicit, face_to_face, ImplicitSet::FACE_TO_FACE)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(torus_torus, conservative, CONSERVATIVE)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(torus_torus, chord, CHORD)->Unit(benchmark::kMillisecond);
 
