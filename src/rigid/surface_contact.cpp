@@ -259,7 +259,7 @@ namespace {
                 const double reach = region.radius + travel + motion_.point_error_bound(arm);
                 const bool clear = implicit_.clearance(middle.apply(region.center)) > rounded_up(reach);
                 const bool split = !clear && region.radius > resolution_ && region.radius > travel;
-                if (split && store_.size() + pending.size() >= options_.max_surface_regions) {
+                if (split && store_.size() + pending.size() >= max_regions_) {
                     over_budget_radius_ = region.radius;
                 }
                 return Test { clear, split, travel };
@@ -268,8 +268,9 @@ namespace {
                 survivors.push_back(index);
                 largest_travel = std::max(largest_travel, travel);
             };
-            for (auto r = regions.rbegin(); r != regions.rend() && !over_budget();
-                 ++r) { // (the last first, as a stack)
+            // (The last first, as the search did when it kept the regions on a stack: ties among the contacts' gaps
+            // keep their order.)
+            for (auto r = regions.rbegin(); r != regions.rend() && !over_budget(); ++r) {
                 const std::uint32_t index = *r;
                 const Test t = test(store_[index]);
                 if (t.split) {
@@ -382,6 +383,8 @@ namespace {
         RelativeMotion motion_; ///< the surface body in the solid body's coordinates
         double resolution_ = 0.0;
         std::vector<SurfaceRegion> store_; ///< the regions of the intervals being refined (refine)
+        /// The options' max_surface_regions, within the 32-bit positions of store_ that refine passes on.
+        std::size_t max_regions_ = std::min<std::size_t>(options_.max_surface_regions, std::size_t { 1 } << 31);
         /// Radius of a region that could not be split within max_surface_regions (0: none yet).
         double over_budget_radius_ = 0.0;
         [[nodiscard]] bool over_budget() const { return over_budget_radius_ > 0.0; }
