@@ -15,6 +15,7 @@
 #include "core/details/ieee_arithmetic_tasks.hpp"
 #include "rigid/details/certified_rounding.hpp"
 #include "rigid/details/grid_lattice.hpp"
+#include "rigid/details/rounding.hpp"
 
 #include <ccdkit/rigid/implicit_shape.hpp>
 #include <ccdkit/rigid/signed_distance_grid.hpp>
@@ -24,6 +25,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -41,11 +44,19 @@ namespace {
         return std::to_string(dims.x()) + " x " + std::to_string(dims.y()) + " x " + std::to_string(dims.z());
     }
 
+    /// A double as the reader expects it ("1e-300", not std::to_string's "0.000000").
+    std::string number(double x)
+    {
+        std::ostringstream out;
+        out << x;
+        return out.str();
+    }
+
     void require_spacing(double value, const char* caller, const char* name)
     {
         if (!(std::isfinite(value) && value > 0)) {
             throw std::invalid_argument(
-                std::string(caller) + ": " + name + " must be finite and > 0, got " + std::to_string(value));
+                std::string(caller) + ": " + name + " must be finite and > 0, got " + number(value));
         }
     }
 
@@ -68,10 +79,14 @@ SignedDistanceGrid::SignedDistanceGrid(
 {
     const details::IeeeArithmeticScope ieee; // the Lipschitz constants below are certified bounds
     constexpr const char* WHO = "SignedDistanceGrid";
-    if (!origin.allFinite()) {
-        throw std::invalid_argument("SignedDistanceGrid: origin must be finite");
+    if (!(origin.cwiseAbs().maxCoeff() <= details::MAX_COORDINATE)) {
+        throw std::invalid_argument("SignedDistanceGrid: origin must be finite and at most 1e150 in magnitude");
     }
     require_spacing(cell_size, WHO, "cell_size");
+    if (!(cell_size >= 1.0 / details::MAX_COORDINATE && cell_size <= details::MAX_COORDINATE)) {
+        throw std::invalid_argument(
+            "SignedDistanceGrid: cell_size must be within 1e-150..1e150, got " + number(cell_size));
+    }
     if ((dims.array() < 2).any()) {
         throw std::invalid_argument("SignedDistanceGrid: dims must be >= 2 on every axis, got " + describe(dims));
     }
@@ -85,10 +100,14 @@ SignedDistanceGrid::SignedDistanceGrid(
             "SignedDistanceGrid: " + std::to_string(values_.size()) + " values given for " + describe(dims)
             + " samples");
     }
-    const auto bad = std::find_if(values_.begin(), values_.end(), [](double v) { return !std::isfinite(v); });
+    // (Beyond 1e150 the differences between neighbours, their squares or their slopes over a small cell overflow:
+    // infinite or NaN Lipschitz bounds and clearances.)
+    const auto bad = std::find_if(
+        values_.begin(), values_.end(), [](double v) { return !(std::abs(v) <= details::MAX_COORDINATE); });
     if (bad != values_.end()) {
         throw std::invalid_argument(
-            "SignedDistanceGrid: value " + std::to_string(bad - values_.begin()) + " is not finite");
+            "SignedDistanceGrid: value " + std::to_string(bad - values_.begin()) + " (" + number(*bad)
+            + ") is not finite or exceeds 1e150 in magnitude");
     }
 
     // Lipschitz constants, per cell and overall. In a cell each component of the gradient is multilinear and
@@ -112,8 +131,11 @@ SignedDistanceGrid::SignedDistanceGrid(
                     steepest = std::max(steepest, gradient.norm() / cell_size);
                 }
                 const double bound = round_up(steepest * (1 + 16 * ROUNDOFF));
-                cell_lipschitz_[cell_index(i, j, k)]
-                    = std::nextafter(static_cast<float>(bound), std::numeric_limits<float>::infinity());
+                // (Stored as a float, rounded up; a slope beyond float's range is stored as infinity, which the
+                // clearance then bounds by the global constant instead.)
+                cell_lipschitz_[cell_index(i, j, k)] = bound <= double(std::numeric_limits<float>::max())
+                    ? std::nextafter(static_cast<float>(bound), std::numeric_limits<float>::infinity())
+                    : std::numeric_limits<float>::infinity();
                 largest = std::max(largest, bound);
             }
         }
@@ -293,8 +315,8 @@ std::vector<SurfaceSample> SignedDistanceGrid::sample_surface(double spacing) co
     const double split = std::ceil(2 * cell_size_ / spacing);
     if (split > 1024) {
         throw std::invalid_argument(
-            "SignedDistanceGrid::sample_surface: spacing " + std::to_string(spacing) + " is too small for cells of "
-            + std::to_string(cell_size_));
+            "SignedDistanceGrid::sample_surface: spacing " + number(spacing) + " is too small for cells of "
+            + number(cell_size_));
     }
     const int sub = static_cast<int>(split);
     std::vector<SurfaceSample> samples;
@@ -360,7 +382,7 @@ namespace details {
         require_spacing(cell_size, caller, "cell_size");
         if (!(std::isfinite(padding) && padding >= 0)) {
             throw std::invalid_argument(
-                std::string(caller) + ": padding must be finite and >= 0, got " + std::to_string(padding));
+                std::string(caller) + ": padding must be finite and >= 0, got " + number(padding));
         }
         if (is_empty(box) || !box.min.allFinite() || !box.max.allFinite()) {
             throw std::invalid_argument(std::string(caller) + ": the solid is empty or unbounded");
@@ -369,7 +391,7 @@ namespace details {
         const Eigen::Array3d cells = ((box.max + padding - box.min + padding) / cell_size).ceil();
         if (!((cells + 1).prod() <= double(SignedDistanceGrid::MAX_SAMPLES))) {
             throw std::invalid_argument(
-                std::string(caller) + ": cell_size " + std::to_string(cell_size) + " gives more than "
+                std::string(caller) + ": cell_size " + number(cell_size) + " gives more than "
                 + std::to_string(SignedDistanceGrid::MAX_SAMPLES) + " samples");
         }
         const Eigen::Vector3i dims = (cells.max(1) + 1).cast<int>().matrix();

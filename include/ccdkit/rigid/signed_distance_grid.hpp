@@ -45,11 +45,11 @@ public:
     /// The most samples a grid may hold (8 bytes each: 512 MiB).
     static constexpr std::int64_t MAX_SAMPLES = std::int64_t { 1 } << 26;
 
-    /// @param[in] origin position of sample (0, 0, 0), finite
-    /// @param[in] cell_size spacing of the lattice, finite and > 0
+    /// @param[in] origin position of sample (0, 0, 0), coordinates at most 1e150 in magnitude
+    /// @param[in] cell_size spacing of the lattice, within 1e-150..1e150
     /// @param[in] dims samples along each axis, each >= 2, product <= MAX_SAMPLES
-    /// @param[in] values dims.prod() finite values, x fastest: value(i, j, k) = values[i + dims.x() * (j + dims.y() *
-    /// k)]
+    /// @param[in] values dims.prod() values at most 1e150 in magnitude, x fastest: value(i, j, k) = values[i + dims.x()
+    /// * (j + dims.y() * k)] (the limits keep the slopes and their bounds finite, as for meshes' coordinates)
     /// @throws std::invalid_argument naming the offending argument.
     SignedDistanceGrid(
         const Eigen::Vector3d& origin, double cell_size, const Eigen::Vector3i& dims, std::vector<double> values);
