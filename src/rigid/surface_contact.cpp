@@ -86,8 +86,9 @@ namespace {
     }
 
     /// Points of a shape's surface, at least one on every connected part: a mesh's component vertices; an
-    /// implicit shape's surface samples at an eighth of its bounding radius (parts smaller than that may have
-    /// none: a documented limit of the start-inside check, not of the search).
+    /// implicit shape's surface samples at an eighth of its size (half its bounds' diagonal; parts smaller than that
+    /// may have none: a documented limit of the start-inside check, not of the search), finer where that gives none
+    /// (a lens of two spheres' intersection keeps only the children's samples on its own surface).
     std::vector<Eigen::Vector3d> part_points(const RigidShape& shape)
     {
         std::vector<Eigen::Vector3d> out;
@@ -98,9 +99,17 @@ namespace {
             return out;
         }
         constexpr double SPACING_FRACTION = 1.0 / 8.0;
+        constexpr int FINER_TRIES = 3; // (each halves the spacing: up to 1/64 of the size, 64 times the samples)
         const ImplicitShape& implicit = shape.implicit_shape();
-        for (const SurfaceSample& sample : implicit.sample_surface(SPACING_FRACTION * implicit.bounding_radius())) {
-            out.push_back(sample.point);
+        // The size from the bounds, not from the radius about the body's origin: a shape placed far from its origin
+        // (transformed) would otherwise be sampled as coarsely as its distance.
+        const Aabb box = implicit.bounds();
+        const double half_diagonal = 0.5 * (box.max - box.min).matrix().norm();
+        double spacing = SPACING_FRACTION * (std::isfinite(half_diagonal) ? half_diagonal : implicit.bounding_radius());
+        for (int k = 0; k <= FINER_TRIES && out.empty() && spacing > 0.0; ++k, spacing *= 0.5) {
+            for (const SurfaceSample& sample : implicit.sample_surface(spacing)) {
+                out.push_back(sample.point);
+            }
         }
         return out;
     }

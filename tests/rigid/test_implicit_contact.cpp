@@ -247,6 +247,27 @@ namespace {
         }
     }
 
+    /// Review finding (nineteenth session): the start-inside check sampled an implicit body's surface at an eighth of
+    /// its radius about its own origin, so a small shape placed far from that origin (a lens, two spheres
+    /// intersected, moved to x = 50 inside a box of half size 100) had no sample and, nested without touching, was
+    /// missed in one argument order. The spacing now follows the shape's bounds, finer where that gives none.
+    TEST(ImplicitContact, SmallShapesPlacedFarFromTheirOriginAreFoundNested)
+    {
+        const auto at = [](double x) { return Eigen::Isometry3d(Eigen::Translation3d(x, 0, 0)); };
+        const ImplicitShape lens = intersect(ImplicitShape::sphere(1), ImplicitShape::sphere(1).transformed(at(1.5)));
+        const ImplicitShape ring = subtract(ImplicitShape::capsule(1, 0.05), ImplicitShape::capsule(0.98, 1));
+        const RigidBody box { RigidShape::implicit(ImplicitShape::box({ 100, 100, 100 })), still({ 0, 0, 0 }) };
+        for (const ImplicitShape& inner : { lens.transformed(at(50)), ring.transformed(at(50)) }) {
+            const RigidBody nested { RigidShape::implicit(inner), still({ 0, 0, 0 }) };
+            for (const bool swap : { false, true }) {
+                SCOPED_TRACE(testing::Message() << "swapped " << swap);
+                const RigidCcdResult r = swap ? rigid_time_of_contact(nested, box) : rigid_time_of_contact(box, nested);
+                ASSERT_TRUE(r.hit);
+                EXPECT_EQ(r.toi_lower, 0.0);
+            }
+        }
+    }
+
     /// Review finding (eighteenth session): an empty implicit solid (two disjoint boxes intersected, a grid with no
     /// sample inside) touches nothing, in either role; its empty bounds had given the search a region centred at
     /// NaN that no clearance ruled out (a hit at t = 0 with a NaN contact, or an error from the start-inside check).
