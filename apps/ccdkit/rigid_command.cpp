@@ -132,6 +132,12 @@ namespace {
                 for (const RigidContact& c : r.contacts) {
                     contacts.push_back(contact_json(c));
                 }
+                if (r.stats.surface_restarts > 0) {
+                    fmt::print(
+                        "      (implicit search: the resolution {:g} after {} coarsening(s), to stay within "
+                        "max_surface_regions / max_surface_tests)\n",
+                        r.stats.surface_resolution, r.stats.surface_restarts);
+                }
                 pairs.push_back({ { "a", scene.names[i] },
                                   { "b", scene.names[j] },
                                   { "hit", r.hit },
@@ -140,6 +146,8 @@ namespace {
                                   { "contacts", contacts },
                                   { "intervals", r.stats.intervals },
                                   { "pair_tests", r.stats.pair_tests },
+                                  { "surface_resolution", r.stats.surface_resolution },
+                                  { "surface_restarts", r.stats.surface_restarts },
                                   { "ms", ms } });
             }
         }

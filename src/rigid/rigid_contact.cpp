@@ -35,6 +35,11 @@ namespace {
         if (options.max_surface_regions == 0) {
             throw std::invalid_argument("rigid time of contact: max_surface_regions must be >= 1, got 0");
         }
+        if (options.max_surface_tests < 1) {
+            throw std::invalid_argument(
+                "rigid time of contact: max_surface_tests must be >= 1, got "
+                + std::to_string(options.max_surface_tests));
+        }
     }
 
     /// The same contacts seen with the bodies' roles exchanged.

@@ -147,6 +147,7 @@ namespace {
 
         RigidCcdResult run()
         {
+            stats_.surface_resolution = resolution_;
             if (is_empty(surface_.shape) || is_empty(solid_.shape)) {
                 // An empty implicit solid (bounds with min > max: the intersection of disjoint shapes) touches
                 // nothing; its bounds would give the search a region centred at NaN that no clearance rules out.
@@ -157,6 +158,7 @@ namespace {
             if (!found) {
                 found = search();
             }
+            stats_.surface_resolution = resolution_;
             return details::result_of(found, options_, stats_, [this](const Found& f) { return contacts_at(f); });
         }
 
@@ -219,8 +221,8 @@ namespace {
         }
 
         /// The first interval with a contact. Where the regions at the resolution would exceed the options'
-        /// max_surface_regions, the search starts over with the resolution raised to the size of the regions it was
-        /// splitting then (at least doubled).
+        /// max_surface_regions, or its tests max_surface_tests, the search starts over at a coarser resolution
+        /// (start_over).
         std::optional<Found> search()
         {
             const int count = top_interval_count(surface_, solid_, options_.t_max);
@@ -228,17 +230,19 @@ namespace {
                 store_ = root_regions(surface_.shape);
                 std::vector<std::uint32_t> roots(store_.size());
                 std::iota(roots.begin(), roots.end(), 0U);
-                over_budget_radius_ = 0.0;
+                restart_resolution_ = 0.0;
+                tests_at_start_ = stats_.pair_tests;
                 std::optional<Found> found;
-                for (int k = 0; k < count && !found && !over_budget(); ++k) {
+                for (int k = 0; k < count && !found && !starting_over(); ++k) {
                     const double sa = options_.t_max * k / count;
                     const double sb = k + 1 == count ? options_.t_max : options_.t_max * (k + 1) / count;
                     found = refine(sa, sb, roots);
                 }
-                if (!over_budget()) {
+                if (!starting_over()) {
                     return found;
                 }
-                resolution_ = std::max(2.0 * resolution_, over_budget_radius_);
+                resolution_ = restart_resolution_;
+                ++stats_.surface_restarts;
             }
         }
 
@@ -269,7 +273,9 @@ namespace {
                 const bool clear = implicit_.clearance(middle.apply(region.center)) > rounded_up(reach);
                 const bool split = !clear && region.radius > resolution_ && region.radius > travel;
                 if (split && store_.size() + pending.size() >= max_regions_) {
-                    over_budget_radius_ = region.radius;
+                    start_over(region.radius); // (out of room: the regions of this size are too many)
+                } else if (stats_.pair_tests - tests_at_start_ > options_.max_surface_tests) {
+                    start_over(0.0); // (out of time: half as many regions per unit of area, a quarter the tests)
                 }
                 return Test { clear, split, travel };
             };
@@ -279,7 +285,7 @@ namespace {
             };
             // (The last first, as the search did when it kept the regions on a stack: ties among the contacts' gaps
             // keep their order.)
-            for (auto r = regions.rbegin(); r != regions.rend() && !over_budget(); ++r) {
+            for (auto r = regions.rbegin(); r != regions.rend() && !starting_over(); ++r) {
                 const std::uint32_t index = *r;
                 const Test t = test(store_[index]);
                 if (t.split) {
@@ -287,7 +293,7 @@ namespace {
                 } else if (!t.clear) {
                     keep(index, t.travel);
                 }
-                while (!pending.empty() && !over_budget()) {
+                while (!pending.empty() && !starting_over()) {
                     const SurfaceRegion region = pending.back();
                     pending.pop_back();
                     const Test u = test(region);
@@ -299,7 +305,7 @@ namespace {
                     }
                 }
             }
-            if (survivors.empty() || over_budget()) {
+            if (survivors.empty() || starting_over()) {
                 store_.resize(mark);
                 return std::nullopt;
             }
@@ -317,7 +323,7 @@ namespace {
             if (auto found = refine(sa, mid, survivors)) {
                 return found;
             }
-            if (over_budget()) {
+            if (starting_over()) {
                 return std::nullopt; // (the search starts over)
             }
             if (auto found = refine(mid, sb, survivors)) {
@@ -394,9 +400,17 @@ namespace {
         std::vector<SurfaceRegion> store_; ///< the regions of the intervals being refined (refine)
         /// The options' max_surface_regions, within the 32-bit positions of store_ that refine passes on.
         std::size_t max_regions_ = std::min<std::size_t>(options_.max_surface_regions, std::size_t { 1 } << 31);
-        /// Radius of a region that could not be split within max_surface_regions (0: none yet).
-        double over_budget_radius_ = 0.0;
-        [[nodiscard]] bool over_budget() const { return over_budget_radius_ > 0.0; }
+        /// The resolution the search starts over at, once it has run out of room (max_surface_regions) or time
+        /// (max_surface_tests) at the present one: at least twice that, and at least the size of the regions it could
+        /// not split (0: not starting over).
+        double restart_resolution_ = 0.0;
+        std::int64_t tests_at_start_ = 0; ///< stats_.pair_tests when the present resolution's search began
+        [[nodiscard]] bool starting_over() const { return restart_resolution_ > 0.0; }
+        void start_over(double region_radius)
+        {
+            restart_resolution_ = std::max(
+                { restart_resolution_, 2.0 * resolution_, region_radius, std::numeric_limits<double>::min() });
+        }
         RigidCcdStats stats_;
     };
 

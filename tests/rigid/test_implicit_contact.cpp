@@ -217,6 +217,39 @@ namespace {
         RigidCcdOptions none;
         none.max_surface_regions = 0;
         EXPECT_THROW((void)rigid_time_of_contact(ball, ball, none), std::invalid_argument);
+        RigidCcdOptions no_tests;
+        no_tests.max_surface_tests = 0;
+        EXPECT_THROW((void)rigid_time_of_contact(ball, ball, no_tests), std::invalid_argument);
+    }
+
+    /// Review finding (nineteenth session): a ball sliding along a plate a couple of resolutions above it, never
+    /// touching, costs about speed x size / resolution^2 region tests (95 s at a resolution of 1e-4). Past
+    /// max_surface_tests the search starts over at twice the resolution, and says so in the statistics; whatever
+    /// it then answers stays within the coarser resolution's promise (a contact only where the surfaces come within
+    /// a few of it).
+    TEST(ImplicitContact, ATestLimitBoundsASlideAlongASurface)
+    {
+        const double gap = 4e-3, r = 2e-3;
+        const RigidBody plate { RigidShape::implicit(ImplicitShape::box({ 10, 10, 1 })), still({ 0, 0, 0 }) };
+        const RigidBody ball { RigidShape::implicit(ImplicitShape::sphere(1)),
+                               moving({ -0.5, 0, 2 + gap }, { 1, 0, 0 }) };
+        const RigidCcdResult full = rigid_time_of_contact(ball, plate, resolution(r));
+        EXPECT_FALSE(full.hit);
+        EXPECT_EQ(full.stats.surface_restarts, 0);
+        EXPECT_EQ(full.stats.surface_resolution, r);
+        RigidCcdOptions limited = resolution(r);
+        limited.max_surface_tests = 100'000;
+        for (const bool swap : { false, true }) {
+            SCOPED_TRACE(testing::Message() << "swapped " << swap);
+            const RigidCcdResult coarse
+                = swap ? rigid_time_of_contact(plate, ball, limited) : rigid_time_of_contact(ball, plate, limited);
+            EXPECT_GE(coarse.stats.surface_restarts, 1);
+            EXPECT_GE(coarse.stats.surface_resolution, 2 * r);
+            EXPECT_LE(coarse.stats.pair_tests, (coarse.stats.surface_restarts + 1) * 100'001);
+            if (coarse.hit) {
+                EXPECT_LE(gap, 3 * coarse.stats.surface_resolution);
+            }
+        }
     }
 
     /// A resolution far finer than the bodies on a flat contact (1e-9 on unit blocks face to face: about 1e18
@@ -239,6 +272,8 @@ namespace {
                 EXPECT_LE(r.toi_lower, 0.5);
                 EXPECT_GE(r.toi_lower, limit == 1 ? 0.0 : 0.45);
                 EXPECT_LT(r.stats.pair_tests, 5'000'000);
+                EXPECT_GE(r.stats.surface_restarts, 1);
+                EXPECT_GT(r.stats.surface_resolution, 1e-9);
                 ASSERT_FALSE(r.contacts.empty());
                 for (const RigidContact& c : r.contacts) {
                     EXPECT_LT((c.normal - Eigen::Vector3d(0, 0, 1)).norm(), 1e-6) << c.point.transpose();

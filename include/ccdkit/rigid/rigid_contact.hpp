@@ -69,6 +69,12 @@ struct RigidCcdOptions {
     /// regions it was splitting, so it stays certified (never late, no miss) and reports the contact earlier, with
     /// fewer contacts, instead of exhausting time and memory.
     std::size_t max_surface_regions = std::size_t { 1 } << 21;
+    /// Implicit shapes only: the most region tests (RigidCcdStats::pair_tests) at one resolution, >= 1 (the default,
+    /// 2^25, is a few seconds). A surface sliding along an implicit solid within a few resolutions of it costs about
+    /// speed x size / resolution^2 tests (a unit ball along a box face at 1e-4: about 1e9): past this the search
+    /// starts over at twice the resolution, as for max_surface_regions (RigidCcdStats::surface_resolution says
+    /// which resolution answered).
+    std::int64_t max_surface_tests = std::int64_t { 1 } << 25;
     /// Whether to find the contacts at the time of contact (RigidCcdResult::contacts). Without them the answer is
     /// the time interval alone (hit, toi_lower, toi_upper: the same as with them), as a caller that only limits a
     /// step needs (a line search's largest safe step); the contact search is a quarter to nearly half of a
@@ -102,6 +108,10 @@ struct RigidContact {
 struct RigidCcdStats {
     std::int64_t intervals = 0; ///< time intervals examined
     std::int64_t pair_tests = 0; ///< feature-pair tests (narrow phase) over all intervals
+    /// Implicit shapes: the surface resolution the answer was found at (the requested or default one, or coarser where
+    /// max_surface_regions or max_surface_tests made the search start over); 0 for two meshes.
+    double surface_resolution = 0.0;
+    std::int64_t surface_restarts = 0; ///< implicit shapes: how often the search started over at a coarser resolution
 };
 
 struct RigidCcdResult {
