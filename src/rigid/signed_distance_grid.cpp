@@ -83,9 +83,8 @@ SignedDistanceGrid::SignedDistanceGrid(
         throw std::invalid_argument("SignedDistanceGrid: origin must be finite and at most 1e150 in magnitude");
     }
     require_spacing(cell_size, WHO, "cell_size");
-    if (!(cell_size >= 1.0 / details::MAX_COORDINATE && cell_size <= details::MAX_COORDINATE)) {
-        throw std::invalid_argument(
-            "SignedDistanceGrid: cell_size must be within 1e-150..1e150, got " + number(cell_size));
+    if (!(cell_size <= details::MAX_COORDINATE)) {
+        throw std::invalid_argument("SignedDistanceGrid: cell_size must be at most 1e150, got " + number(cell_size));
     }
     if ((dims.array() < 2).any()) {
         throw std::invalid_argument("SignedDistanceGrid: dims must be >= 2 on every axis, got " + describe(dims));
@@ -139,6 +138,12 @@ SignedDistanceGrid::SignedDistanceGrid(
                 largest = std::max(largest, bound);
             }
         }
+    }
+    if (!std::isfinite(largest)) {
+        // (Values up to 1e150 over cells far smaller than their steps: slopes beyond double's range.)
+        throw std::invalid_argument(
+            "SignedDistanceGrid: the values' slopes overflow (steps between neighbours over cell_size "
+            + number(cell_size) + " exceed double's range)");
     }
     lipschitz_ = std::max(largest, std::numeric_limits<double>::min());
 

@@ -359,13 +359,15 @@ TEST(SignedDistanceGrid, BadInputThrows)
     std::vector<double> with_nan = eight;
     with_nan[5] = NAN;
     expect_throw_naming([&] { return SignedDistanceGrid(Vector3d::Zero(), 1.0, two, with_nan); }, "value 5");
-    // Review finding (nineteenth session): values, cells or an origin beyond 1e150 (or cells below 1e-150) passed, and
-    // a step of 2e300 between neighbours made the Lipschitz bound infinite: NaN clearances, a false contact at t = 0
-    // with NaN gaps. Refused by name now, the limits themselves accepted with finite bounds.
+    // Review finding (nineteenth session): values, cells or an origin beyond 1e150 passed, and a step of 2e300
+    // between neighbours (or of 2e150 over a cell of 1e-300) made the Lipschitz bound infinite: NaN clearances, a
+    // false contact at t = 0 with NaN gaps. Refused by name now, the limits themselves accepted with finite bounds.
     std::vector<double> huge = eight;
     huge[0] = -1e300;
     expect_throw_naming([&] { return SignedDistanceGrid(Vector3d::Zero(), 1.0, two, huge); }, "value 0 (-1e+300)");
-    expect_throw_naming([&] { return SignedDistanceGrid(Vector3d::Zero(), 1e-300, two, eight); }, "cell_size");
+    std::vector<double> steep = eight;
+    steep[0] = -1e150;
+    expect_throw_naming([&] { return SignedDistanceGrid(Vector3d::Zero(), 1e-300, two, steep); }, "slopes overflow");
     expect_throw_naming([&] { return SignedDistanceGrid(Vector3d::Zero(), 1e300, two, eight); }, "cell_size");
     expect_throw_naming([&] { return SignedDistanceGrid(Vector3d(0, 1e200, 0), 1.0, two, eight); }, "origin");
     std::vector<double> extreme = eight;

@@ -46,7 +46,8 @@ public:
     static constexpr std::int64_t MAX_SAMPLES = std::int64_t { 1 } << 26;
 
     /// @param[in] origin position of sample (0, 0, 0), coordinates at most 1e150 in magnitude
-    /// @param[in] cell_size spacing of the lattice, within 1e-150..1e150
+    /// @param[in] cell_size spacing of the lattice, > 0 and at most 1e150, such that the slopes between neighbouring
+    /// values stay finite
     /// @param[in] dims samples along each axis, each >= 2, product <= MAX_SAMPLES
     /// @param[in] values dims.prod() values at most 1e150 in magnitude, x fastest: value(i, j, k) = values[i + dims.x()
     /// * (j + dims.y() * k)] (the limits keep the slopes and their bounds finite, as for meshes' coordinates)
