@@ -85,8 +85,26 @@ namespace {
         return out;
     }
 
+    /// A size of the shape: its radius about `center`, or half its bounding box's diagonal where smaller (a shape
+    /// placed far from its body's origin or centre of mass is no larger for it).
+    double size_of(const RigidShape& shape, const Eigen::Vector3d& center)
+    {
+        Eigen::Array3d low, high;
+        if (shape.is_implicit()) {
+            const Aabb box = shape.implicit_shape().bounds();
+            low = box.min;
+            high = box.max;
+        } else {
+            low = shape.vertices().colwise().minCoeff().transpose().array();
+            high = shape.vertices().colwise().maxCoeff().transpose().array();
+        }
+        const double half_diagonal = rounded_up(0.5 * (high - low).matrix().norm());
+        const double radius = shape.radius_about(center);
+        return std::isfinite(half_diagonal) ? std::min(radius, half_diagonal) : radius;
+    }
+
     /// Points of a shape's surface, at least one on every connected part: a mesh's component vertices; an
-    /// implicit shape's surface samples at an eighth of its size (half its bounds' diagonal; parts smaller than that
+    /// implicit shape's surface samples at an eighth of its size (size_of about its origin; parts smaller than that
     /// may have none: a documented limit of the start-inside check, not of the search), finer where that gives none
     /// (a lens of two spheres' intersection keeps only the children's samples on its own surface).
     std::vector<Eigen::Vector3d> part_points(const RigidShape& shape)
@@ -101,11 +119,7 @@ namespace {
         constexpr double SPACING_FRACTION = 1.0 / 8.0;
         constexpr int FINER_TRIES = 3; // (each halves the spacing: up to 1/64 of the size, 64 times the samples)
         const ImplicitShape& implicit = shape.implicit_shape();
-        // The size from the bounds, not from the radius about the body's origin: a shape placed far from its origin
-        // (transformed) would otherwise be sampled as coarsely as its distance.
-        const Aabb box = implicit.bounds();
-        const double half_diagonal = 0.5 * (box.max - box.min).matrix().norm();
-        double spacing = SPACING_FRACTION * (std::isfinite(half_diagonal) ? half_diagonal : implicit.bounding_radius());
+        double spacing = SPACING_FRACTION * size_of(shape, Eigen::Vector3d::Zero());
         for (int k = 0; k <= FINER_TRIES && out.empty() && spacing > 0.0; ++k, spacing *= 0.5) {
             for (const SurfaceSample& sample : implicit.sample_surface(spacing)) {
                 out.push_back(sample.point);
@@ -139,8 +153,8 @@ namespace {
             , motion_(surface.motion, solid.motion)
         {
             const double smaller = std::min(
-                surface.shape.radius_about(surface.motion.center_of_mass()),
-                solid.shape.radius_about(solid.motion.center_of_mass()));
+                size_of(surface.shape, surface.motion.center_of_mass()),
+                size_of(solid.shape, solid.motion.center_of_mass()));
             constexpr double DEFAULT_RESOLUTION = 1e-2;
             resolution_ = options.surface_resolution > 0.0 ? options.surface_resolution : DEFAULT_RESOLUTION * smaller;
         }
@@ -232,6 +246,7 @@ namespace {
                 std::iota(roots.begin(), roots.end(), 0U);
                 restart_resolution_ = 0.0;
                 tests_at_start_ = stats_.pair_tests;
+                finest_split_ = std::numeric_limits<double>::infinity();
                 std::optional<Found> found;
                 for (int k = 0; k < count && !found && !starting_over(); ++k) {
                     const double sa = options_.t_max * k / count;
@@ -272,10 +287,16 @@ namespace {
                 const double reach = region.radius + travel + motion_.point_error_bound(arm);
                 const bool clear = implicit_.clearance(middle.apply(region.center)) > rounded_up(reach);
                 const bool split = !clear && region.radius > resolution_ && region.radius > travel;
+                if (split) {
+                    finest_split_ = std::min(finest_split_, region.radius);
+                }
                 if (split && store_.size() + pending.size() >= max_regions_) {
                     start_over(region.radius); // (out of room: the regions of this size are too many)
-                } else if (stats_.pair_tests - tests_at_start_ > options_.max_surface_tests) {
-                    start_over(0.0); // (out of time: half as many regions per unit of area, a quarter the tests)
+                } else if (
+                    stats_.pair_tests - tests_at_start_ > options_.max_surface_tests && std::isfinite(finest_split_)) {
+                    // Out of time: the next search splits no region as small as this one's smallest split (where
+                    // nothing was split, a coarser resolution would test the same regions: the search goes on).
+                    start_over(finest_split_);
                 }
                 return Test { clear, split, travel };
             };
@@ -402,9 +423,13 @@ namespace {
         std::size_t max_regions_ = std::min<std::size_t>(options_.max_surface_regions, std::size_t { 1 } << 31);
         /// The resolution the search starts over at, once it has run out of room (max_surface_regions) or time
         /// (max_surface_tests) at the present one: at least twice that, and at least the size of the regions it could
-        /// not split (0: not starting over).
+        /// not split (room) or of the smallest it split (time), so that every start splits less (0: not starting
+        /// over). It ends: once the resolution exceeds every region's size nothing is split, and then neither limit
+        /// starts it over.
         double restart_resolution_ = 0.0;
         std::int64_t tests_at_start_ = 0; ///< stats_.pair_tests when the present resolution's search began
+        double finest_split_ = std::numeric_limits<double>::infinity(); ///< the smallest radius of a region split at
+                                                                        ///< the present resolution (inf: none)
         [[nodiscard]] bool starting_over() const { return restart_resolution_ > 0.0; }
         void start_over(double region_radius)
         {

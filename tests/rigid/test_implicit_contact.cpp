@@ -250,6 +250,19 @@ namespace {
                 EXPECT_LE(gap, 3 * coarse.stats.surface_resolution);
             }
         }
+        // Limits below what the first regions alone take (a second review: they started over without end). Two balls
+        // meeting at t = 0.5: every answer in time, never late.
+        const RigidBody left { RigidShape::implicit(ImplicitShape::sphere(1)), moving({ -2.5, 0, 0 }, { 1, 0, 0 }) };
+        const RigidBody right { RigidShape::implicit(ImplicitShape::sphere(1)), still({ 0, 0, 0 }) };
+        for (const std::int64_t tests : { 1, 10, 1000 }) {
+            RigidCcdOptions tight = resolution(1e-3);
+            tight.max_surface_tests = tests;
+            const RigidCcdResult head_on = rigid_time_of_contact(left, right, tight);
+            ASSERT_TRUE(head_on.hit) << tests;
+            EXPECT_LE(head_on.toi_lower, 0.5) << tests;
+            EXPECT_GE(head_on.stats.surface_restarts, 1) << tests;
+            EXPECT_LT(head_on.stats.pair_tests, 100'000) << tests;
+        }
     }
 
     /// A resolution far finer than the bodies on a flat contact (1e-9 on unit blocks face to face: about 1e18
@@ -292,6 +305,14 @@ namespace {
         const ImplicitShape lens = intersect(ImplicitShape::sphere(1), ImplicitShape::sphere(1).transformed(at(1.5)));
         const ImplicitShape ring = subtract(ImplicitShape::capsule(1, 0.05), ImplicitShape::capsule(0.98, 1));
         const RigidBody box { RigidShape::implicit(ImplicitShape::box({ 100, 100, 100 })), still({ 0, 0, 0 }) };
+        // Likewise the default resolution (1% of the smaller body's size) had taken the radius about the body's
+        // origin: a ball resting in a cavity 0.5 from its wall, both placed at x = 50, "touched" at t = 0.
+        const ImplicitShape hollow = subtract(ImplicitShape::box({ 1, 1, 1 }), ImplicitShape::sphere(0.8));
+        const RigidBody cavity { RigidShape::implicit(hollow.transformed(at(50))), still({ 0, 0, 0 }) };
+        const RigidBody resting { RigidShape::implicit(ImplicitShape::sphere(0.3).transformed(at(50))),
+                                  still({ 0, 0, 0 }) };
+        EXPECT_FALSE(rigid_time_of_contact(cavity, resting).hit);
+        EXPECT_FALSE(rigid_time_of_contact(resting, cavity).hit);
         for (const ImplicitShape& inner : { lens.transformed(at(50)), ring.transformed(at(50)) }) {
             const RigidBody nested { RigidShape::implicit(inner), still({ 0, 0, 0 }) };
             for (const bool swap : { false, true }) {

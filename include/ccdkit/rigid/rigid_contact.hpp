@@ -60,7 +60,8 @@ struct RigidCcdOptions {
     double chord_tolerance = 0.0;
     /// Implicit shapes only: the size (body units, >= 0) down to which regions of a surface are refined before
     /// they count as touching an implicit solid, i.e. how close the surfaces may come before a contact is
-    /// reported; 0: 1e-2 times the smaller body's bounding radius. Smaller is later and closer to the true
+    /// reported; 0: 1e-2 times the smaller body's size (its radius about its centre of mass, or half its bounding
+    /// box's diagonal where smaller). Smaller is later and closer to the true
     /// contact, and costs more regions on flat contacts (about area / resolution^2).
     double surface_resolution = 0.0;
     /// Implicit shapes only: the most surface regions held at once, >= 1 (about 120 bytes each; the default, 2^21,
@@ -72,8 +73,9 @@ struct RigidCcdOptions {
     /// Implicit shapes only: the most region tests (RigidCcdStats::pair_tests) at one resolution, >= 1 (the default,
     /// 2^25, is a few seconds). A surface sliding along an implicit solid within a few resolutions of it costs about
     /// speed x size / resolution^2 tests (a unit ball along a box face at 1e-4: about 1e9): past this the search
-    /// starts over at twice the resolution, as for max_surface_regions (RigidCcdStats::surface_resolution says
-    /// which resolution answered).
+    /// starts over at a resolution at least twice as coarse and coarser than the smallest region it split, as for
+    /// max_surface_regions (RigidCcdStats::surface_resolution says which resolution answered). Where it split no
+    /// region, coarser would not help and it goes on past the limit.
     std::int64_t max_surface_tests = std::int64_t { 1 } << 25;
     /// Whether to find the contacts at the time of contact (RigidCcdResult::contacts). Without them the answer is
     /// the time interval alone (hit, toi_lower, toi_upper: the same as with them), as a caller that only limits a
