@@ -141,7 +141,7 @@ struct RigidCcdResult {
 /// say (a face's outward normal; two edges' common normal turned to agree with the sums of their faces' normals, b's
 /// less a's, where those decide it); between soups, to the side the features came from.
 /// @throws std::invalid_argument for eps or t_max outside (0, 1], a negative chord_tolerance or
-///         surface_resolution, or steps of different lengths
+///         surface_resolution, max_surface_regions or max_surface_tests below 1, or steps of different lengths
 [[nodiscard]] RigidCcdResult
 rigid_time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options = {});
 
