@@ -7,13 +7,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <initializer_list>
+#include <limits>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_set>
+#include <utility>
 
 namespace ccdkit {
 
@@ -50,15 +53,24 @@ namespace {
             return has(key) ? number_of(at(key), key) : fallback;
         }
 
-        [[nodiscard]] int integer(const char* key, int fallback) const
+        /// A whole number that fits T (nlohmann's get<T> would wrap 4294967299 to 3).
+        template <class T> [[nodiscard]] T integer(const char* key, T fallback) const
         {
             if (!has(key)) {
                 return fallback;
             }
-            if (!at(key).is_number_integer()) {
-                fail(std::string("\"") + key + "\" must be an integer");
+            const json& v = at(key);
+            const bool fits = v.is_number_unsigned()
+                ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                : v.is_number_integer() && std::in_range<T>(v.get<std::int64_t>());
+            if (!fits) {
+                fail(
+                    std::string("\"") + key + "\" must be an integer in ["
+                    + std::to_string(std::numeric_limits<T>::min()) + ", "
+                    + std::to_string(std::numeric_limits<T>::max()) + "]");
             }
-            return at(key).get<int>();
+            return v.is_number_unsigned() ? static_cast<T>(v.get<std::uint64_t>())
+                                          : static_cast<T>(v.get<std::int64_t>());
         }
 
         [[nodiscard]] Eigen::Vector3d vector(const char* key, const Eigen::Vector3d& fallback) const
@@ -252,18 +264,21 @@ RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::
         throw std::runtime_error(std::string("malformed JSON: ") + e.what());
     }
     const Fields scene(document, "scene");
-    scene.only({ "duration", "method", "eps", "surface_resolution", "contacts", "bodies" });
+    scene.only({ "duration", "method", "eps", "t_max", "chord_tolerance", "surface_resolution", "max_surface_regions",
+                 "max_surface_tests", "contacts", "bodies" });
     RigidScene out;
     const double duration = scene.number("duration", 1.0);
-    out.options.eps = scene.number("eps", out.options.eps);
-    if (!(out.options.eps > 0.0 && out.options.eps <= 1.0)) {
-        scene.fail("\"eps\" must be in (0, 1], got " + std::to_string(out.options.eps));
-    }
-    out.options.surface_resolution = scene.number("surface_resolution", 0.0);
-    if (out.options.surface_resolution < 0.0) {
-        scene.fail(
-            "\"surface_resolution\" must be >= 0 (0: the default), got "
-            + std::to_string(out.options.surface_resolution));
+    RigidCcdOptions& options = out.options;
+    options.eps = scene.number("eps", options.eps);
+    options.t_max = scene.number("t_max", options.t_max);
+    options.chord_tolerance = scene.number("chord_tolerance", options.chord_tolerance);
+    options.surface_resolution = scene.number("surface_resolution", options.surface_resolution);
+    options.max_surface_regions = scene.integer("max_surface_regions", options.max_surface_regions);
+    options.max_surface_tests = scene.integer("max_surface_tests", options.max_surface_tests);
+    try {
+        check_rigid_ccd_options(options);
+    } catch (const std::invalid_argument& e) {
+        scene.fail(e.what());
     }
     out.options.contacts = !scene.has("contacts") || flag(scene, "contacts");
     const std::string method = scene.text("method", "conservative");

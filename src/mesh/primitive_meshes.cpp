@@ -2,6 +2,7 @@
 #include <ccdkit/mesh/primitive_meshes.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <numbers>
 #include <stdexcept>
@@ -107,6 +108,11 @@ TriangleMesh torus_mesh(double major_radius, double minor_radius, int rings, int
         || sides < 3) {
         throw std::invalid_argument(
             "torus mesh: need 0 < minor radius < major radius (finite) and at least 3 rings and 3 sides");
+    }
+    if (std::int64_t { rings } * sides > MAX_TORUS_VERTICES) { // (the product would overflow int first)
+        throw std::invalid_argument(
+            "torus mesh: rings x sides must be at most " + std::to_string(MAX_TORUS_VERTICES) + ", got "
+            + std::to_string(rings) + " x " + std::to_string(sides));
     }
     std::vector<Eigen::Vector3d> vertices;
     std::vector<Eigen::Vector3i> faces;

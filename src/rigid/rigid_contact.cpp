@@ -5,6 +5,7 @@
 #include <ccdkit/rigid/rigid_contact.hpp>
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -12,35 +13,6 @@
 namespace ccdkit {
 
 namespace {
-
-    void check_options(const RigidCcdOptions& options)
-    {
-        const auto in_unit = [](double x) { return std::isfinite(x) && x > 0.0 && x <= 1.0; };
-        const auto fail = [](const char* what, double value) {
-            throw std::invalid_argument(
-                std::string("rigid time of contact: ") + what + ", got " + std::to_string(value));
-        };
-        if (!in_unit(options.eps)) {
-            fail("eps must be in (0, 1]", options.eps);
-        }
-        if (!in_unit(options.t_max)) {
-            fail("t_max must be in (0, 1]", options.t_max);
-        }
-        if (!std::isfinite(options.chord_tolerance) || options.chord_tolerance < 0.0) {
-            fail("chord_tolerance must be finite and >= 0", options.chord_tolerance);
-        }
-        if (!std::isfinite(options.surface_resolution) || options.surface_resolution < 0.0) {
-            fail("surface_resolution must be finite and >= 0", options.surface_resolution);
-        }
-        if (options.max_surface_regions == 0) {
-            throw std::invalid_argument("rigid time of contact: max_surface_regions must be >= 1, got 0");
-        }
-        if (options.max_surface_tests < 1) {
-            throw std::invalid_argument(
-                "rigid time of contact: max_surface_tests must be >= 1, got "
-                + std::to_string(options.max_surface_tests));
-        }
-    }
 
     /// The same contacts seen with the bodies' roles exchanged.
     RigidCcdResult swapped(RigidCcdResult result)
@@ -54,9 +26,38 @@ namespace {
 
 } // namespace
 
+void check_rigid_ccd_options(const RigidCcdOptions& options)
+{
+    const auto in_unit = [](double x) { return std::isfinite(x) && x > 0.0 && x <= 1.0; };
+    const auto fail = [](const char* what, double value) {
+        std::ostringstream message; // (1e-300 as such, not std::to_string's 0.000000)
+        message << "rigid time of contact: " << what << ", got " << value;
+        throw std::invalid_argument(message.str());
+    };
+    if (!in_unit(options.eps)) {
+        fail("eps must be in (0, 1]", options.eps);
+    }
+    if (!in_unit(options.t_max)) {
+        fail("t_max must be in (0, 1]", options.t_max);
+    }
+    if (!std::isfinite(options.chord_tolerance) || options.chord_tolerance < 0.0) {
+        fail("chord_tolerance must be finite and >= 0", options.chord_tolerance);
+    }
+    if (!std::isfinite(options.surface_resolution) || options.surface_resolution < 0.0) {
+        fail("surface_resolution must be finite and >= 0", options.surface_resolution);
+    }
+    if (options.max_surface_regions == 0) {
+        throw std::invalid_argument("rigid time of contact: max_surface_regions must be >= 1, got 0");
+    }
+    if (options.max_surface_tests < 1) {
+        throw std::invalid_argument(
+            "rigid time of contact: max_surface_tests must be >= 1, got " + std::to_string(options.max_surface_tests));
+    }
+}
+
 RigidCcdResult rigid_time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options)
 {
-    check_options(options);
+    check_rigid_ccd_options(options);
     if (a.motion.duration() != b.motion.duration()) {
         throw std::invalid_argument("rigid time of contact: the two bodies' steps differ in length");
     }

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <numbers>
 #include <stdexcept>
@@ -98,9 +99,23 @@ namespace {
         // Review findings (eighteenth session): a number beyond double's range, and options out of range, are named
         // when the scene is read (they had surfaced as the JSON library's bare error, or only from the query).
         expect_error(R"({"eps": 1e400, "bodies": []})", "malformed JSON");
-        expect_error(R"({"eps": 0, "bodies": []})", "\"eps\" must be in (0, 1]");
-        expect_error(R"({"eps": 2, "bodies": []})", "\"eps\" must be in (0, 1]");
-        expect_error(R"({"surface_resolution": -1, "bodies": []})", "\"surface_resolution\" must be >= 0");
+        expect_error(R"({"eps": 0, "bodies": []})", "scene: rigid time of contact: eps must be in (0, 1], got 0");
+        expect_error(R"({"eps": 2, "bodies": []})", "eps must be in (0, 1], got 2");
+        expect_error(R"({"eps": -1e-300, "t_max": 0.5, "bodies": []})", "eps must be in (0, 1], got -1e-300");
+        expect_error(R"({"surface_resolution": -1, "bodies": []})", "surface_resolution must be finite and >= 0");
+        expect_error(R"({"t_max": 0, "bodies": []})", "t_max must be in (0, 1], got 0");
+        expect_error(R"({"chord_tolerance": -1e-9, "bodies": []})", "chord_tolerance must be finite and >= 0");
+        expect_error(R"({"max_surface_regions": 0, "bodies": []})", "max_surface_regions must be >= 1, got 0");
+        expect_error(R"({"max_surface_tests": 0, "bodies": []})", "max_surface_tests must be >= 1, got 0");
+        // Whole numbers must fit their type (4294967299 had wrapped to 3 subdivisions), and be whole.
+        const std::string bodies = R"(, "bodies": []})";
+        expect_error(R"({"max_surface_regions": -1)" + bodies, "\"max_surface_regions\" must be an integer in [0, ");
+        expect_error(R"({"max_surface_regions": 1.5)" + bodies, "\"max_surface_regions\" must be an integer");
+        expect_error(
+            R"({"max_surface_tests": 18446744073709551615)" + bodies, "\"max_surface_tests\" must be an integer");
+        expect_error(
+            two_bodies(R"({"shape": {"type": "sphere", "radius": 1, "subdivisions": 4294967299}})"),
+            "\"subdivisions\" must be an integer in [-2147483648, 2147483647]");
         EXPECT_THROW((void)read_rigid_scene("no-such-scene.json"), std::runtime_error);
     }
 
@@ -130,8 +145,9 @@ namespace {
             "body 1 (twin): another body has the same name");
         // Comments, and every documented field, parse.
         const RigidScene scene = parse_rigid_scene(
-            R"({"_note": "two boxes", "duration": 1, "method": "chord", "eps": 1e-4, "surface_resolution": 0.01,
-                "contacts": true, "bodies": [
+            R"({"_note": "two boxes", "duration": 1, "method": "chord", "eps": 1e-4, "t_max": 0.75,
+                "chord_tolerance": 1e-3, "surface_resolution": 0.01, "max_surface_regions": 1000,
+                "max_surface_tests": 4294967296, "contacts": true, "bodies": [
                 {"name": "a", "_why": "falls", "shape": {"type": "sphere", "radius": 0.5, "subdivisions": 2},
                  "center_of_mass": [0, 0, 0], "position": [0, 0, 3], "rotation": {"axis": [1, 0, 0], "angle": 1},
                  "velocity": [0, 0, -1], "angular_velocity": [0, 1, 0]},
@@ -141,6 +157,13 @@ namespace {
             ".");
         EXPECT_EQ(scene.bodies.size(), 3U);
         EXPECT_EQ(scene.options.method, RigidCcdMethod::CHORD);
+        EXPECT_EQ(scene.options.eps, 1e-4);
+        EXPECT_EQ(scene.options.t_max, 0.75);
+        EXPECT_EQ(scene.options.chord_tolerance, 1e-3);
+        EXPECT_EQ(scene.options.surface_resolution, 0.01);
+        EXPECT_EQ(scene.options.max_surface_regions, 1000U);
+        EXPECT_EQ(scene.options.max_surface_tests, std::int64_t { 1 } << 32);
+        EXPECT_TRUE(scene.options.contacts);
     }
 
 } // namespace

@@ -14,7 +14,8 @@ namespace {
     bool brute_force_within(const std::vector<Eigen::Vector3d>& points, const Eigen::Vector3d& p, double distance)
     {
         for (const Eigen::Vector3d& q : points) {
-            if ((q - p).norm() <= distance) {
+            const Eigen::Vector3<long double> d = (q - p).cast<long double>(); // (no underflow in its squares)
+            if (std::sqrt(d.squaredNorm()) <= distance) {
                 return true;
             }
         }
@@ -22,13 +23,13 @@ namespace {
     }
 
     /// Greedy thinning as the implicit contacts use it (keep a point unless one kept lies within the spacing),
-    /// against a brute-force scan, at scales from tiny to huge and with spacings that are tiny for the
-    /// coordinates (the grid's indices clamp), zero or not a number.
+    /// against a brute-force scan in long double, at scales from tiny (distances whose squares underflow double) to
+    /// huge and with spacings that are tiny for the coordinates (the grid's indices clamp), zero or not a number.
     TEST(NearPoints, AgreesWithABruteForceScan)
     {
         std::mt19937_64 rng(17);
         std::uniform_real_distribution<double> unit(-1.0, 1.0);
-        for (const double scale : { 1e-140, 1e-3, 1.0, 1e3, 1e150 }) {
+        for (const double scale : { 1e-200, 1e-140, 1e-3, 1.0, 1e3, 1e150 }) {
             for (const double relative :
                  { 0.0, 1e-30, 1e-3, 0.05, 0.3, 3.0, std::numeric_limits<double>::quiet_NaN() }) {
                 SCOPED_TRACE(testing::Message() << "scale " << scale << ", spacing " << relative);

@@ -841,6 +841,9 @@ namespace {
         }
         EXPECT_EQ(icosphere_mesh(1.0, 2).faces.rows(), 320);
         EXPECT_THROW((void)torus_mesh(1.0, 1.0, 8, 8), std::invalid_argument);
+        // 65536 x 65536 overflowed int (and would take some 100 GB); the product is bounded first.
+        EXPECT_THROW((void)torus_mesh(2.0, 1.0, 65536, 65536), std::invalid_argument);
+        EXPECT_THROW((void)torus_mesh(2.0, 1.0, 4097, 1024), std::invalid_argument);
         EXPECT_THROW((void)box_mesh({ 1, 0, 1 }), std::invalid_argument);
     }
 

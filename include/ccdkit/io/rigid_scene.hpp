@@ -7,7 +7,12 @@
 //   "duration": 1.0,                        optional, the step's length (default 1)
 //   "method": "conservative" | "chord",     optional (default conservative)
 //   "eps": 1e-6,                            optional, time tolerance as a fraction of the step
-//   "surface_resolution": 0.01,             optional, for implicit shapes (RigidCcdOptions)
+//   "t_max": 1.0,                           optional, contacts before this fraction of the step only
+//   "chord_tolerance": 0.0,                 optional, chord method only
+//   "surface_resolution": 0.01,             optional, for implicit shapes
+//   "max_surface_regions": 2097152,         optional, for implicit shapes (whole numbers)
+//   "max_surface_tests": 33554432,          optional, for implicit shapes
+//                                           (these five as RigidCcdOptions says, defaults included)
 //   "contacts": false,                      optional, the times of contact alone (default true)
 //   "bodies": [
 //     {
@@ -53,7 +58,7 @@ struct RigidScene {
 /// Parses a scene from JSON text; relative mesh paths are resolved against `base_dir`.
 /// @throws std::runtime_error naming the body and the field for malformed JSON, a missing, mistyped or unknown
 ///         field, a repeated body name, an unknown shape type or method, or a bad value (non-finite, non-positive size,
-///         unreadable mesh)
+///         an integer out of its type's range, options that check_rigid_ccd_options refuses, unreadable mesh)
 [[nodiscard]] RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::path& base_dir);
 
 /// Reads a scene file (see the file comment for the format).

@@ -128,6 +128,11 @@ struct RigidCcdResult {
     RigidCcdStats stats;
 };
 
+/// Checks options as rigid_time_of_contact does (for readers of options, e.g. scene files, to fail early).
+/// @throws std::invalid_argument for eps or t_max outside (0, 1], a negative or non-finite chord_tolerance or
+///         surface_resolution, or max_surface_regions or max_surface_tests below 1
+void check_rigid_ccd_options(const RigidCcdOptions& options);
+
 /// First contact between two bodies over the step (both may move; their steps must have the same length).
 /// Two meshes: as the file comment says. With an implicit shape: the other body's surface (its faces, or the
 /// implicit surface's octree cells) is cut into regions, each bounded by a ball over a time interval and

@@ -44,7 +44,10 @@ public:
                         continue;
                     }
                     for (const std::size_t k : found->second) {
-                        if ((points_[k] - p).norm() <= distance) {
+                        // (hypot: a norm's squares underflow for points under about 1e-154 apart, all of which
+                        // would then count as within any distance)
+                        const Eigen::Vector3d d = points_[k] - p;
+                        if (std::hypot(d.x(), d.y(), d.z()) <= distance) {
                             return true;
                         }
                     }
