@@ -7,6 +7,7 @@
 #include "rigid/details/mesh_shape_data.hpp"
 #include "rigid/details/near_features.hpp"
 #include "rigid/details/rounding.hpp"
+#include "rigid/details/wide_range_length.hpp"
 
 #include <algorithm>
 #include <array>
@@ -150,7 +151,7 @@ std::vector<RigidContact> convex_contacts(
     const auto measure = [&](const FeaturePair& pair) {
         ++stats.pair_tests;
         const ClosestOffset closest = closest_offset(posed_at(pair, pa, pb));
-        measured.push_back({ pair, closest, closest.offset.norm() });
+        measured.push_back({ pair, closest, length_of(closest.offset) });
         return measured.back().gap;
     };
     const auto least_bound = std::min_element(

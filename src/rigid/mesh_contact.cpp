@@ -12,6 +12,7 @@
 #include "rigid/details/solid_containment.hpp"
 #include "rigid/details/swept_tree_pairs.hpp"
 #include "rigid/details/touching_normal.hpp"
+#include "rigid/details/wide_range_length.hpp"
 
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/narrow/additive_ccd.hpp>
@@ -520,7 +521,7 @@ namespace {
             for (const FeaturePair& pair : found.pairs) {
                 const details::PosedPair posed = details::pose_pair(a_, b_, pair, upper);
                 at_upper.push_back({ posed, details::closest_offset(posed) });
-                order.push_back({ at_upper.back().closest.offset.norm(), order.size() });
+                order.push_back({ details::length_of(at_upper.back().closest.offset), order.size() });
             }
             std::sort(order.begin(), order.end(), [](const ByGap& x, const ByGap& y) { return x.gap < y.gap; });
             if (!order.empty()) {

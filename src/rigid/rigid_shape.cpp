@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rigid/details/mesh_shape_data.hpp"
 #include "rigid/details/rounding.hpp"
+#include "rigid/details/wide_range_length.hpp"
 
 #include <ccdkit/broad/aabb.hpp>
 #include <ccdkit/mesh/triangle_mesh.hpp>
@@ -9,6 +10,7 @@
 #include <Eigen/Geometry>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <stdexcept>
@@ -113,7 +115,8 @@ namespace {
         data->component_vertices = component_vertices(faces, vertices.rows());
         double total = 0.0;
         for (Eigen::Index e = 0; e < data->edges.rows(); ++e) {
-            total += (vertices.row(data->edges(e, 0)) - vertices.row(data->edges(e, 1))).norm();
+            total
+                += details::length_of((vertices.row(data->edges(e, 0)) - vertices.row(data->edges(e, 1))).transpose());
         }
         data->mean_edge_length = data->edges.rows() > 0 ? total / static_cast<double>(data->edges.rows()) : 0.0;
         data->face_normals.resize(static_cast<std::size_t>(faces.rows()));
@@ -153,6 +156,23 @@ namespace {
                                           : " is not shared by exactly two consistently oriented faces"));
             }
         }
+    }
+
+    /// The vertices about their bounding box's centre, scaled by the power of two that brings the box's size near 1
+    /// (exact but for the centring): the volume's and convexity's products of three and four coordinates stay in
+    /// double's range for meshes of any size (a cube of size 1e-110 had a volume of 0, a torus of size 1e80 passed
+    /// as convex, its normals' squares infinite).
+    Eigen::MatrixX3d unit_sized(const Eigen::MatrixX3d& vertices)
+    {
+        const Eigen::RowVector3d low = vertices.colwise().minCoeff(), high = vertices.colwise().maxCoeff();
+        const Eigen::RowVector3d center = 0.5 * (low + high);
+        const double extent = (high - low).maxCoeff();
+        Eigen::MatrixX3d out = vertices.rowwise() - center;
+        if (extent > 0.0 && std::isfinite(extent)) {
+            const int exponent = std::ilogb(extent);
+            out = out.unaryExpr([exponent](double x) { return std::scalbn(x, -exponent); });
+        }
+        return out;
     }
 
     double signed_volume(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces)
@@ -204,14 +224,15 @@ RigidShape RigidShape::solid(const Eigen::MatrixX3d& vertices, const Eigen::Matr
 {
     auto data = prepare(vertices, faces);
     check_closed_and_oriented(faces);
-    const double volume = signed_volume(vertices, faces);
+    const Eigen::MatrixX3d unit_vertices = unit_sized(vertices);
+    const double volume = signed_volume(unit_vertices, faces); // (the volume's sign; its size relative to the box's)
     if (!(volume > 0.0)) {
         throw std::invalid_argument(
-            "rigid shape: not a solid: the enclosed volume is " + std::to_string(volume)
-            + (volume < 0.0 ? " (faces wound inwards?)" : " (zero)"));
+            "rigid shape: not a solid: the enclosed volume is "
+            + std::string(volume < 0.0 ? "negative (faces wound inwards?)" : "zero"));
     }
     data->solid = true;
-    data->convex = is_convex(vertices, faces);
+    data->convex = is_convex(unit_vertices, faces);
     if (data->convex) {
         // The convex path marks the features around a few vertices (at most MAX_CONVEX_VERTICES of them).
         data->vertex_edges.add_bit_rows(data->edges.rows());

@@ -2,6 +2,7 @@
 #include "box_solid.hpp"
 #include "pair_gaps.hpp"
 #include "random_motions.hpp"
+#include "rigid/details/mesh_shape_data.hpp"
 
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/mesh/primitive_meshes.hpp>
@@ -304,6 +305,58 @@ namespace {
         EXPECT_LE(crossing.toi_lower, 0.4);
         EXPECT_GE(crossing.toi_upper, 0.4 - 1e-12);
         EXPECT_LE(crossing.toi_upper - crossing.toi_lower, 1e-6);
+    }
+
+    /// Contact data at any scale the module accepts (review finding, twentieth session): closest points and normals
+    /// multiply four coordinate differences, which left double's range for bodies smaller than about 1e-77 or larger
+    /// than 1e77 (gaps 40 times too large, normals turned by 90 degrees, not of unit length), and a solid's volume
+    /// (three) underflowed for a cube of 1e-110 ("not a solid") while a torus of 1e80 passed as convex. A cube turning
+    /// down onto another, as a soup and as a solid (the convex path), at scales 1e-160 to 1e140: the same time, gap
+    /// and normal relative to the scale as at 1.
+    TEST(RigidContact, ContactDataHoldsAtEveryScale)
+    {
+        Eigen::MatrixX3d unit_cube(8, 3);
+        unit_cube << 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1;
+        Eigen::MatrixX3i faces(12, 3);
+        faces << 0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3,
+            4, 7;
+        struct Seen {
+            double toi;
+            double gap;
+            Eigen::Vector3d normal;
+        };
+        std::vector<Seen> at_one;
+        for (const double scale : { 1.0, 1e-80, 1e-110, 1e-150, 1e-160, 1e80, 1e110, 1e140 }) {
+            SCOPED_TRACE(testing::Message() << "scale " << scale);
+            const Eigen::MatrixX3d v = unit_cube * scale;
+            const TriangleMesh torus = torus_mesh(2.0 * scale, 0.5 * scale, 12, 8);
+            EXPECT_FALSE(RigidShape::solid(torus.vertices, torus.faces).mesh_data().convex);
+            std::size_t k = 0;
+            for (const RigidShape& shape : { RigidShape::mesh(v, faces), RigidShape::solid(v, faces) }) {
+                EXPECT_EQ(shape.mesh_data().convex, shape.is_solid());
+                RigidPose start { Eigen::Quaterniond(Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 2, 3).normalized())),
+                                  Eigen::Vector3d(0.3, 0.2, 1.5) * scale };
+                const RigidMotion falling(
+                    start, Eigen::Vector3d(0, 0, -scale), Eigen::Vector3d(0.5, -0.2, 1.0), 1.0,
+                    Eigen::Vector3d::Constant(0.5 * scale));
+                const RigidCcdResult r = rigid_time_of_contact({ shape, falling }, { shape, RigidMotion() });
+                ASSERT_TRUE(r.hit);
+                ASSERT_FALSE(r.contacts.empty());
+                for (const RigidContact& c : r.contacts) {
+                    EXPECT_NEAR(c.normal.norm(), 1.0, 1e-12);
+                    EXPECT_LE(c.gap, 1e-5 * scale);
+                }
+                const Seen seen { r.toi_lower, r.contacts.front().gap / scale, r.contacts.front().normal };
+                if (scale == 1.0) {
+                    at_one.push_back(seen);
+                    continue;
+                }
+                const Seen& reference = at_one[k++];
+                EXPECT_NEAR(seen.toi, reference.toi, 2e-6);
+                EXPECT_NEAR(seen.gap, reference.gap, 2e-6);
+                EXPECT_GT(seen.normal.dot(reference.normal), 1.0 - 1e-6);
+            }
+        }
     }
 
     TEST(RigidContact, EveryPartOfADisconnectedSolidCountsAsInside)

@@ -20,8 +20,10 @@
 // Methods:
 // - CONSERVATIVE (the paper's bounding-box variant, here tube-around-the-chord): misses no contact and is
 //   never late: toi_lower is certified (no contact before it, rounding included) and toi_upper - toi_lower
-//   <= eps. Like every conservative method it may report a contact for bodies that pass within a small
-//   distance without touching; each contact carries the gap between its features at toi_upper.
+//   <= eps. Like every conservative method it may report a contact for bodies that pass close without
+//   touching: within about eps times the distance their fastest points travel over the step (a large eps, such
+//   as 0.5, reports bodies a good part of their size apart); each contact carries the gap between its features
+//   at toi_upper.
 // - CHORD (cheaper, the paper's chord-bisection variant): the step is cut into intervals over which no point
 //   strays more than `chord_tolerance` from its chord, and the exact linear CCD runs on the chords, earliest
 //   interval first. Contacts shallower than the arcs' departure from their chords can be missed, and times

@@ -3,6 +3,7 @@
 
 #include "rigid/details/feature_pair.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
+#include "rigid/details/wide_range_length.hpp"
 
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/rigid/rigid_contact.hpp>
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace ccdkit::details {
@@ -82,13 +84,49 @@ pose_pair(const RigidBody& a, const RigidBody& b, const FeaturePair& pair, const
         [&](std::int32_t v) { return posed_vertex(b, v, at.b); });
 }
 
+/// The pair moved and scaled to a size near 1: closest points and normals multiply up to four coordinate
+/// differences, which leave double's normal range for pairs larger than about 1e75 or smaller than 1e-75 (bodies of
+/// size 1e-80 had gaps 40 times too large, of size 1e80 normals turned by 90 degrees).
+struct UnitSizedPair {
+    PosedPair pair; ///< (posed - origin) 2^-exponent: the scaling is exact
+    Eigen::Vector3d origin;
+    int exponent;
+};
+
+/// `posed` moved by -y[0] and scaled by the power of two that brings its extent (largest coordinate difference from
+/// y[0]) near 1, where that extent lies outside 2^+-200; none within (the usual case: the pair is measured as it is,
+/// the same bits) or for a pair of one point.
+[[nodiscard]] inline std::optional<UnitSizedPair> unit_sized(const PosedPair& posed)
+{
+    const std::size_t count = posed.edges ? 2 : 3;
+    const Eigen::Vector3d& origin = posed.y[0];
+    double extent = (posed.x[0] - origin).cwiseAbs().maxCoeff();
+    for (std::size_t k = 1; k < count; ++k) {
+        extent = std::max(extent, (posed.y[k] - origin).cwiseAbs().maxCoeff());
+    }
+    if (posed.edges) {
+        extent = std::max(extent, (posed.x[1] - origin).cwiseAbs().maxCoeff());
+    }
+    if (!(extent > 0.0) || !std::isfinite(extent) || (extent >= 0x1p-200 && extent <= 0x1p200)) {
+        return std::nullopt;
+    }
+    UnitSizedPair out { posed, origin, std::ilogb(extent) };
+    const auto shrink = [&out](Eigen::Vector3d& p) { p = scaled_by_power_of_two(p - out.origin, -out.exponent); };
+    for (std::size_t k = 0; k < count; ++k) {
+        shrink(out.pair.x[k]);
+        shrink(out.pair.y[k]);
+    }
+    return out;
+}
+
 /// x's closest point minus y's closest point, and the midpoint between them.
 struct ClosestOffset {
     Eigen::Vector3d offset;
     Eigen::Vector3d midpoint;
 };
 
-[[nodiscard]] inline ClosestOffset closest_offset(const PosedPair& posed)
+/// closest_offset below for a pair of size near 1 (or of any size whose fourth powers stay normal).
+[[nodiscard]] inline ClosestOffset closest_offset_as_posed(const PosedPair& posed)
 {
     if (posed.edges) {
         const auto pair = edge_edge_closest_pair<double, 3>(posed.x[0], posed.x[1], posed.y[0], posed.y[1]);
@@ -98,6 +136,16 @@ struct ClosestOffset {
     const Eigen::Vector3d offset
         = point_triangle_closest_offset<double>(posed.x[0], posed.y[0], posed.y[1], posed.y[2]);
     return { offset, posed.x[0] - 0.5 * offset };
+}
+
+[[nodiscard]] inline ClosestOffset closest_offset(const PosedPair& posed)
+{
+    if (const auto sized = unit_sized(posed)) {
+        const ClosestOffset local = closest_offset_as_posed(sized->pair);
+        return { scaled_by_power_of_two(local.offset, sized->exponent),
+                 sized->origin + scaled_by_power_of_two(local.midpoint, sized->exponent) };
+    }
+    return closest_offset_as_posed(posed);
 }
 
 /// Rounding allowance of gap_lower_bound, relative to the points' magnitude (|x|_inf): its own rounding (a few
@@ -134,6 +182,9 @@ inline constexpr double GAP_BOUND_ROUNDING = 1e-9;
 [[nodiscard]] inline Eigen::Vector3d raw_normal(const PosedPair& posed)
 {
     constexpr double MIN_NORMAL_SINE = 1e-6;
+    if (const auto sized = unit_sized(posed)) {
+        return raw_normal(sized->pair);
+    }
     const Eigen::Vector3d s = posed.edges ? posed.x[1] - posed.x[0] : posed.y[1] - posed.y[0];
     const Eigen::Vector3d u = posed.edges ? posed.y[1] - posed.y[0] : posed.y[2] - posed.y[0];
     const Eigen::Vector3d n = s.cross(u);
@@ -163,11 +214,10 @@ segment_end_direction(const PosedPair& posed, const Eigen::Vector3d& offset, con
     // Closest points inside both segments lie on the common normal: their offset is parallel to it up to the
     // rounding of the closest points (relative 1e-16 * magnitude / gap, far below this).
     constexpr double PARALLEL_COSINE = 1.0 - 1e-9;
-    const double gap = offset.norm();
-    if (!posed.edges || !(gap > GAP_BOUND_ROUNDING * magnitude(posed))) {
+    if (!posed.edges || !(length_of(offset) > GAP_BOUND_ROUNDING * magnitude(posed))) {
         return Eigen::Vector3d::Zero();
     }
-    const Eigen::Vector3d direction = offset / gap;
+    const Eigen::Vector3d direction = direction_of(offset);
     return std::abs(direction.dot(normal)) < PARALLEL_COSINE ? direction : Eigen::Vector3d::Zero();
 }
 
@@ -229,7 +279,7 @@ segment_end_direction(const PosedPair& posed, const Eigen::Vector3d& offset, con
 
     RigidContact contact;
     contact.point = closest.midpoint;
-    contact.gap = closest.offset.norm();
+    contact.gap = length_of(closest.offset);
     // How far a direction from y towards x (from b towards a but for a's face against b's vertex) runs along the
     // solids' outward direction, and whether that decides its sense.
     const Eigen::Vector3d outward = pair.kind == PairKind::FACE_VERTEX ? Eigen::Vector3d(-out_of_b) : out_of_b;
@@ -238,8 +288,8 @@ segment_end_direction(const PosedPair& posed, const Eigen::Vector3d& offset, con
     const Eigen::Vector3d normal_before = raw_normal(before);
     if (normal.isZero() || normal_before.isZero()) {
         // Parallel edges or a collapsed face: the direction between the features, when they are apart.
-        const Eigen::Vector3d offset = closest_offset(before).offset;
-        normal = offset.norm() > 0.0 ? Eigen::Vector3d(offset.normalized()) : Eigen::Vector3d::UnitZ();
+        const Eigen::Vector3d offset = direction_of(closest_offset(before).offset);
+        normal = offset.isZero() ? Eigen::Vector3d::UnitZ() : offset;
     } else if (const Eigen::Vector3d end = segment_end_direction(at, closest.offset, normal);
                !end.isZero() && end.dot(closest_offset(before).offset) > 0.0 && !(end.dot(outward) < -decisive)) {
         // (An end that passed through the other edge by `upper`, within eps, points back across it: the side the

@@ -3,10 +3,13 @@
 
 #include "rigid/details/face_tree.hpp"
 #include "rigid/details/vertex_incidence.hpp"
+#include "rigid/details/wide_range_length.hpp"
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -46,13 +49,20 @@ struct MeshShapeData {
     std::vector<Eigen::Vector3d> edge_normals;
 };
 
-/// Unit normal of face f as wound, in body coordinates (zero for a collapsed face).
+/// Unit normal of face f as wound, in body coordinates (zero for a collapsed face). The sides are scaled by a power
+/// of two to a length near 1 first (exact; the same normal): the cross product's squares would leave double's
+/// range for faces smaller than about 1e-77 or larger than 1e77.
 [[nodiscard]] inline Eigen::Vector3d
 unit_face_normal(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces, Eigen::Index f)
 {
-    const Eigen::Vector3d n = (vertices.row(faces(f, 1)) - vertices.row(faces(f, 0)))
-                                  .transpose()
-                                  .cross((vertices.row(faces(f, 2)) - vertices.row(faces(f, 0))).transpose());
+    const Eigen::Vector3d u = (vertices.row(faces(f, 1)) - vertices.row(faces(f, 0))).transpose();
+    const Eigen::Vector3d v = (vertices.row(faces(f, 2)) - vertices.row(faces(f, 0))).transpose();
+    const double extent = std::max(u.cwiseAbs().maxCoeff(), v.cwiseAbs().maxCoeff());
+    if (!(extent > 0.0) || !std::isfinite(extent)) {
+        return Eigen::Vector3d::Zero();
+    }
+    const int exponent = std::ilogb(extent);
+    const Eigen::Vector3d n = scaled_by_power_of_two(u, -exponent).cross(scaled_by_power_of_two(v, -exponent));
     return n.norm() > 0.0 ? Eigen::Vector3d(n.normalized()) : Eigen::Vector3d::Zero();
 }
 
