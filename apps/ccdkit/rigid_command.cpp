@@ -138,6 +138,12 @@ namespace {
                         "max_surface_regions / max_surface_tests)\n",
                         r.stats.surface_resolution, r.stats.surface_restarts);
                 }
+                if (r.stats.max_pair_tests_reached) {
+                    fmt::print(
+                        "      (stopped after {} feature-pair tests, max_pair_tests: the contact is reported where the "
+                        "search stood, and its gaps say how far apart the bodies are)\n",
+                        r.stats.pair_tests);
+                }
                 pairs.push_back({ { "a", scene.names[i] },
                                   { "b", scene.names[j] },
                                   { "hit", r.hit },
@@ -148,6 +154,7 @@ namespace {
                                   { "pair_tests", r.stats.pair_tests },
                                   { "surface_resolution", r.stats.surface_resolution },
                                   { "surface_restarts", r.stats.surface_restarts },
+                                  { "max_pair_tests_reached", r.stats.max_pair_tests_reached },
                                   { "ms", ms } });
             }
         }

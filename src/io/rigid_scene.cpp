@@ -265,7 +265,7 @@ RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::
     }
     const Fields scene(document, "scene");
     scene.only({ "duration", "method", "eps", "t_max", "chord_tolerance", "surface_resolution", "max_surface_regions",
-                 "max_surface_tests", "contacts", "bodies" });
+                 "max_surface_tests", "max_pair_tests", "contacts", "bodies" });
     RigidScene out;
     const double duration = scene.number("duration", 1.0);
     RigidCcdOptions& options = out.options;
@@ -275,6 +275,7 @@ RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::
     options.surface_resolution = scene.number("surface_resolution", options.surface_resolution);
     options.max_surface_regions = scene.integer("max_surface_regions", options.max_surface_regions);
     options.max_surface_tests = scene.integer("max_surface_tests", options.max_surface_tests);
+    options.max_pair_tests = scene.integer("max_pair_tests", options.max_pair_tests);
     try {
         check_rigid_ccd_options(options);
     } catch (const std::invalid_argument& e) {

@@ -374,6 +374,9 @@ namespace {
                 return std::nullopt;
             }
             const double lower = std::max(sa, earliest);
+            if (out_of_tests()) {
+                return stopped_at(lower, sb, std::move(survivors));
+            }
             // Additive CCD stops short of a contact by a fraction of the distance it advanced (eta = 0.1 of
             // the gap): when the start moved up by `advance`, the contact is likely within about that of it, so
             // the first piece ends there (never past the middle). Any cut is correct; this one converges in a
@@ -388,6 +391,17 @@ namespace {
                 return found;
             }
             return refine(mid, sb, survivors);
+        }
+
+        /// Past max_pair_tests (RigidCcdOptions): the search stops.
+        bool out_of_tests() const { return stats_.pair_tests > options_.max_pair_tests; }
+
+        /// Where the search stopped at max_pair_tests: nothing touched before `lower` (what it cleared), `pairs` may
+        /// touch in [lower, end] (the interval it stood in); the contact is reported over at most eps from `lower`.
+        Found stopped_at(double lower, double end, std::vector<FeaturePair> pairs)
+        {
+            stats_.max_pair_tests_reached = true;
+            return Found { lower, std::min(end, lower + options_.eps), std::move(pairs), lower };
         }
 
         /// Calls `vertex_face(side, vertex, face)` or `edge_edge(side, edge, fixed_edge)` with the side whose
@@ -465,6 +479,18 @@ namespace {
                 if (!found.pairs.empty()) {
                     found.upper = std::min(hi, std::max(found.lower, lo + first_upper * (hi - lo)));
                     return found;
+                }
+                if (out_of_tests()) {
+                    // (The pairs whose boxes meet from here on are the contact's candidates.)
+                    std::vector<FeaturePair> near;
+                    for (const FeaturePair& pair : candidates) {
+                        if (boxes_overlap(pair)) {
+                            near.push_back(pair);
+                        }
+                    }
+                    if (!near.empty()) {
+                        return stopped_at(hi, sb, std::move(near));
+                    }
                 }
             }
             return std::nullopt;

@@ -49,9 +49,12 @@ void check_rigid_ccd_options(const RigidCcdOptions& options)
     if (options.max_surface_regions == 0) {
         throw std::invalid_argument("rigid time of contact: max_surface_regions must be >= 1, got 0");
     }
-    if (options.max_surface_tests < 1) {
-        throw std::invalid_argument(
-            "rigid time of contact: max_surface_tests must be >= 1, got " + std::to_string(options.max_surface_tests));
+    for (const auto& [name, limit] : { std::pair { "max_surface_tests", options.max_surface_tests },
+                                       std::pair { "max_pair_tests", options.max_pair_tests } }) {
+        if (limit < 1) {
+            throw std::invalid_argument(
+                std::string("rigid time of contact: ") + name + " must be >= 1, got " + std::to_string(limit));
+        }
     }
 }
 

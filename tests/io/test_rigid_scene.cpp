@@ -107,6 +107,7 @@ namespace {
         expect_error(R"({"chord_tolerance": -1e-9, "bodies": []})", "chord_tolerance must be finite and >= 0");
         expect_error(R"({"max_surface_regions": 0, "bodies": []})", "max_surface_regions must be >= 1, got 0");
         expect_error(R"({"max_surface_tests": 0, "bodies": []})", "max_surface_tests must be >= 1, got 0");
+        expect_error(R"({"max_pair_tests": -5, "bodies": []})", "max_pair_tests must be >= 1, got -5");
         // Whole numbers must fit their type (4294967299 had wrapped to 3 subdivisions), and be whole.
         const std::string bodies = R"(, "bodies": []})";
         expect_error(R"({"max_surface_regions": -1)" + bodies, "\"max_surface_regions\" must be an integer in [0, ");
@@ -147,7 +148,7 @@ namespace {
         const RigidScene scene = parse_rigid_scene(
             R"({"_note": "two boxes", "duration": 1, "method": "chord", "eps": 1e-4, "t_max": 0.75,
                 "chord_tolerance": 1e-3, "surface_resolution": 0.01, "max_surface_regions": 1000,
-                "max_surface_tests": 4294967296, "contacts": true, "bodies": [
+                "max_surface_tests": 4294967296, "max_pair_tests": 12345, "contacts": true, "bodies": [
                 {"name": "a", "_why": "falls", "shape": {"type": "sphere", "radius": 0.5, "subdivisions": 2},
                  "center_of_mass": [0, 0, 0], "position": [0, 0, 3], "rotation": {"axis": [1, 0, 0], "angle": 1},
                  "velocity": [0, 0, -1], "angular_velocity": [0, 1, 0]},
@@ -163,6 +164,7 @@ namespace {
         EXPECT_EQ(scene.options.surface_resolution, 0.01);
         EXPECT_EQ(scene.options.max_surface_regions, 1000U);
         EXPECT_EQ(scene.options.max_surface_tests, std::int64_t { 1 } << 32);
+        EXPECT_EQ(scene.options.max_pair_tests, 12345);
         EXPECT_TRUE(scene.options.contacts);
     }
 

@@ -359,6 +359,57 @@ namespace {
         }
     }
 
+    /// A sheet sliding and spinning just above another is cleared only over intervals whose arcs stray less than the
+    /// gap from their chords (review finding, twentieth session: two sheets of 1,800 faces 1.6e-10 apart took 300
+    /// s). Past max_pair_tests the search stops and reports a contact where it stood: certified before it, at most
+    /// eps wide, its gaps the sheets' true distance.
+    TEST(RigidContact, MaxPairTestsStopsASlideJustAboveASurface)
+    {
+        const int n = 4; // faces of a square sheet in z = 0: (-1, 1)^2 in n x n squares
+        Eigen::MatrixX3d v((n + 1) * (n + 1), 3);
+        Eigen::MatrixX3i f(2 * n * n, 3);
+        for (int i = 0; i <= n; ++i) {
+            for (int j = 0; j <= n; ++j) {
+                v.row(i * (n + 1) + j) << -1.0 + 2.0 * i / n, -1.0 + 2.0 * j / n, 0.0;
+            }
+        }
+        for (int i = 0, k = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                const int c = i * (n + 1) + j, d = c + n + 1;
+                f.row(k++) << c, d, d + 1;
+                f.row(k++) << c, d + 1, c + 1;
+            }
+        }
+        const RigidShape sheet = RigidShape::mesh(v, f);
+        const double gap = 1e-6;
+        const RigidBody sliding { sheet,
+                                  RigidMotion({ .translation = { 0, 0, gap } }, { -0.37, -0.61, 0 }, { 0, 0, 9.7 }) };
+        const RigidBody below { sheet, still(Eigen::Vector3d::Zero()) };
+        for (const RigidCcdMethod method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
+            SCOPED_TRACE(method == RigidCcdMethod::CHORD ? "chord" : "conservative");
+            RigidCcdOptions options;
+            options.method = method;
+            const RigidCcdResult cleared = rigid_time_of_contact(sliding, below, options);
+            EXPECT_FALSE(cleared.hit);
+            EXPECT_FALSE(cleared.stats.max_pair_tests_reached);
+            ASSERT_GT(cleared.stats.pair_tests, 2000);
+            options.max_pair_tests = 1000;
+            const RigidCcdResult stopped = rigid_time_of_contact(sliding, below, options);
+            ASSERT_TRUE(stopped.hit);
+            EXPECT_TRUE(stopped.stats.max_pair_tests_reached);
+            EXPECT_LT(stopped.stats.pair_tests, 2000); // (the last interval's tests complete)
+            EXPECT_LT(stopped.toi_upper, 1.0);
+            EXPECT_LE(stopped.toi_upper - stopped.toi_lower, options.eps);
+            ASSERT_FALSE(stopped.contacts.empty());
+            for (const RigidContact& c : stopped.contacts) {
+                // At least the sheets' distance, and within what the sheet's points travel over eps of it (speed
+                // 0.71 + 9.7 sqrt(2)): the pairs within the interval's slack of the closest.
+                EXPECT_GE(c.gap, gap * (1.0 - 1e-9));
+                EXPECT_LE(c.gap, gap + 15.0 * options.eps);
+            }
+        }
+    }
+
     TEST(RigidContact, EveryPartOfADisconnectedSolidCountsAsInside)
     {
         // Two cubes as one solid: the first listed far away, the second inside a big box; and a cube whose vertex

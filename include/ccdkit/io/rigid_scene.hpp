@@ -12,7 +12,8 @@
 //   "surface_resolution": 0.01,             optional, for implicit shapes
 //   "max_surface_regions": 2097152,         optional, for implicit shapes (whole numbers)
 //   "max_surface_tests": 33554432,          optional, for implicit shapes
-//                                           (these five as RigidCcdOptions says, defaults included)
+//   "max_pair_tests": 16777216,             optional, for two meshes
+//                                           (these seven as RigidCcdOptions says, defaults included)
 //   "contacts": false,                      optional, the times of contact alone (default true)
 //   "bodies": [
 //     {
