@@ -113,8 +113,11 @@ struct UnitSizedPair {
     UnitSizedPair out { posed, origin, std::ilogb(extent) };
     const auto shrink = [&out](Eigen::Vector3d& p) { p = scaled_by_power_of_two(p - out.origin, -out.exponent); };
     for (std::size_t k = 0; k < count; ++k) {
-        shrink(out.pair.x[k]);
         shrink(out.pair.y[k]);
+    }
+    shrink(out.pair.x[0]);
+    if (posed.edges) {
+        shrink(out.pair.x[1]);
     }
     return out;
 }
