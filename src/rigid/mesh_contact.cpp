@@ -374,9 +374,6 @@ namespace {
                 return std::nullopt;
             }
             const double lower = std::max(sa, earliest);
-            if (out_of_tests()) {
-                return stopped_at(lower, sb, std::move(survivors));
-            }
             // Additive CCD stops short of a contact by a fraction of the distance it advanced (eta = 0.1 of
             // the gap): when the start moved up by `advance`, the contact is likely within about that of it, so
             // the first piece ends there (never past the middle). Any cut is correct; this one converges in a
@@ -386,6 +383,9 @@ namespace {
             const double mid = advance > options_.eps ? std::min(half, lower + advance) : half;
             if (sb - lower <= options_.eps || !(mid > lower && mid < sb)) {
                 return Found { lower, sb, std::move(survivors), lower };
+            }
+            if (out_of_tests()) {
+                return stopped_at(lower, sb, std::move(survivors));
             }
             if (auto found = refine(lower, mid, survivors)) {
                 return found;
