@@ -19,9 +19,9 @@ namespace {
     /// quaternions or angle-axis are within a few 1e-16; anything beyond this is a scale or a shear.
     constexpr double ROTATION_TOLERANCE = 1e-9;
 
-    /// Sizes a shape may have: as meshes' coordinates, at most details::MAX_COORDINATE, and at least its inverse, so
-    /// that the sizes' squares and the surface samples' spacing stay normal numbers.
-    constexpr double MIN_SIZE = 1.0 / details::MAX_COORDINATE;
+    /// Sizes a shape may have: as meshes', at most details::MAX_COORDINATE and at least details::MIN_SIZE, so that the
+    /// sizes' squares and the surface samples' spacing stay normal numbers.
+    using details::MIN_SIZE;
 
     double require_positive(double value, const char* factory, const char* name)
     {

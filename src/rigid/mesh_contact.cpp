@@ -401,7 +401,11 @@ namespace {
         Found stopped_at(double lower, double end, std::vector<FeaturePair> pairs)
         {
             stats_.max_pair_tests_reached = true;
-            return Found { lower, std::min(end, lower + options_.eps), std::move(pairs), lower };
+            double upper = std::min(end, lower + options_.eps);
+            while (upper - lower > options_.eps) { // (the sum rounded up)
+                upper = details::next_below(upper);
+            }
+            return Found { lower, upper, std::move(pairs), lower };
         }
 
         /// Calls `vertex_face(side, vertex, face)` or `edge_edge(side, edge, fixed_edge)` with the side whose

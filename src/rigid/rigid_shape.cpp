@@ -13,6 +13,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -103,6 +104,13 @@ namespace {
         if (vertices.rows() > 0 && vertices.cwiseAbs().maxCoeff() > details::MAX_COORDINATE) {
             throw std::invalid_argument(
                 "rigid shape: a coordinate exceeds 1e150 in magnitude (the bounds would overflow)");
+        }
+        if (const double size = (vertices.colwise().maxCoeff() - vertices.colwise().minCoeff()).maxCoeff();
+            !(size >= details::MIN_SIZE)) {
+            std::ostringstream message; // (1e-160 as such)
+            message << "rigid shape: the mesh's size (its bounding box's largest side) is " << size
+                    << ", below 1e-150 (its bounds' squares would underflow)";
+            throw std::invalid_argument(message.str());
         }
         auto data = std::make_shared<details::MeshShapeData>();
         data->vertices = vertices;

@@ -79,14 +79,16 @@ struct RigidCcdOptions {
     /// max_surface_regions (RigidCcdStats::surface_resolution says which resolution answered). Where it split no
     /// region, coarser would not help and it goes on past the limit.
     std::int64_t max_surface_tests = std::int64_t { 1 } << 25;
-    /// Two meshes: the most feature-pair tests (RigidCcdStats::pair_tests) the search makes, >= 1 (the default, 2^24,
-    /// is 2-10 seconds). A surface that slides along another while turning, apart by far less than the bodies'
-    /// size, is cleared only over intervals so short that the arcs stray less than that gap from their chords: up
-    /// to about 1 / eps intervals, each testing the pairs near the contact (two sheets of 1,800 faces 1.6e-10 apart,
-    /// one spinning, took 2.4e9 tests and 300 s). Past the limit the search stops where it stands and reports a
-    /// contact there: nothing touches before toi_lower (still certified for CONSERVATIVE), toi_upper - toi_lower <=
-    /// eps, and the contacts carry their gaps at toi_upper, which may show the bodies apart (an early, conservative
-    /// answer; RigidCcdStats::max_pair_tests_reached says so).
+    /// Two meshes: a limit on the feature-pair tests (RigidCcdStats::pair_tests) of the search, >= 1 (the default,
+    /// 2^24, is 2-10 seconds), checked where the search cuts an interval it could not clear (the tests of intervals
+    /// cleared in between, and of the convex path, which ends on its own, may take it past the limit). A surface
+    /// that slides along another while turning, apart by far less than the bodies' size, is cleared only over
+    /// intervals so short that the arcs stray less than that gap from their chords: up to about 1 / eps intervals,
+    /// each testing the pairs near the contact (two sheets of 1,800 faces 1.6e-10 apart, one spinning, took 2.4e9
+    /// tests and 300 s). Past the limit the search stops where it stands and reports a contact there: nothing touches
+    /// before toi_lower (still certified for CONSERVATIVE), toi_upper - toi_lower <= eps, and the contacts carry their
+    /// gaps at toi_upper, which may show the bodies apart (an early, conservative answer;
+    /// RigidCcdStats::max_pair_tests_reached says so).
     std::int64_t max_pair_tests = std::int64_t { 1 } << 24;
     /// Whether to find the contacts at the time of contact (RigidCcdResult::contacts). Without them the answer is
     /// the time interval alone (hit, toi_lower, toi_upper: the same as with them), as a caller that only limits a

@@ -23,8 +23,9 @@ public:
     /// A triangle mesh: a closed solid or an open soup; faces may be non-manifold or degenerate (zero area)
     /// and the mesh need not be connected. Edges are the unique undirected edges of the faces, numbered by
     /// (max, min) vertex index as in the shared benchmark data.
-    /// @throws std::invalid_argument for no faces, a non-finite coordinate, an index out of range or a face that
-    ///         repeats a vertex index
+    /// @throws std::invalid_argument for no faces, a non-finite coordinate, an index out of range, a face that
+    ///         repeats a vertex index, a coordinate beyond 1e150 in magnitude or a mesh smaller than 1e-150 (the
+    ///         largest side of its bounding box; the certified bounds' squares must stay in double's range)
     [[nodiscard]] static RigidShape mesh(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces);
 
     /// A closed solid: as mesh(), and every edge is shared by exactly two faces with opposite orientation and

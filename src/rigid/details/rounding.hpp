@@ -17,6 +17,10 @@ inline constexpr double UNIT_ROUNDOFF = std::numeric_limits<double>::epsilon();
 /// Largest coordinate (and step) magnitude the rigid module accepts: squares and products of a few such terms
 /// stay finite, so no bound overflows.
 inline constexpr double MAX_COORDINATE = 1e150;
+/// Least size (largest side of the bounding box) of a mesh body, and of an implicit shape's dimensions: below about
+/// 3e-162 the bounds' squares underflow far enough that the certified steps were late (a cube of 3e-162 met another
+/// at twice the true time).
+inline constexpr double MIN_SIZE = 1.0 / MAX_COORDINATE;
 /// Covers results that underflow (subnormal products of tiny terms).
 inline constexpr double ABSOLUTE_SLACK = 1e-300;
 
