@@ -307,6 +307,10 @@ namespace {
                 ++stats_.intervals;
                 return std::nullopt;
             }
+            if (out_of_tests()) {
+                ++stats_.intervals;
+                return stopped_at(sa, sb, std::move(*candidates));
+            }
             return options_.method == RigidCcdMethod::CONSERVATIVE ? refine(sa, sb, *candidates)
                                                                    : chord_search(sa, sb, *candidates);
         }

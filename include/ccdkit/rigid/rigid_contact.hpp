@@ -80,8 +80,9 @@ struct RigidCcdOptions {
     /// region, coarser would not help and it goes on past the limit.
     std::int64_t max_surface_tests = std::int64_t { 1 } << 25;
     /// Two meshes: a limit on the feature-pair tests (RigidCcdStats::pair_tests) of the search, >= 1 (the default,
-    /// 2^24, is 2-10 seconds), checked where the search cuts an interval it could not clear (the tests of intervals
-    /// cleared in between, and of the convex path, which ends on its own, may take it past the limit). A surface
+    /// 2^24, is 2-10 seconds), checked before the tests of each interval and where the search cuts one it could not
+    /// clear (so one interval's tests may take it past the limit; the convex path, which ends on its own, is not
+    /// limited). A surface
     /// that slides along another while turning, apart by far less than the bodies' size, is cleared only over
     /// intervals so short that the arcs stray less than that gap from their chords: up to about 1 / eps intervals,
     /// each testing the pairs near the contact (two sheets of 1,800 faces 1.6e-10 apart, one spinning, took 2.4e9
