@@ -131,6 +131,48 @@ namespace {
         std::string where_;
     };
 
+    /// The first number in the text that the parser reads as 0 though its digits are not all zero (1e-400 underflows:
+    /// a surface_resolution of 1e-400 would quietly mean the default), with the key it came under.
+    class UnderflowFinder final : public nlohmann::json_sax<json> {
+    public:
+        std::string number;
+        std::string key_of_number;
+
+        bool number_float(number_float_t value, const string_t& text) override
+        {
+            if (value == 0.0 && number.empty() && text.find_first_of("123456789") < text.find_first_of("eE")) {
+                number = text;
+                key_of_number = last_key_;
+            }
+            return true;
+        }
+        bool key(string_t& name) override
+        {
+            last_key_ = name;
+            return true;
+        }
+        bool null() override { return true; }
+        bool boolean(bool /*value*/) override { return true; }
+        bool number_integer(number_integer_t /*value*/) override { return true; }
+        bool number_unsigned(number_unsigned_t /*value*/) override { return true; }
+        bool string(string_t& /*value*/) override { return true; }
+        bool binary(binary_t& /*value*/) override { return true; }
+        bool start_object(std::size_t /*size*/) override { return true; }
+        bool end_object() override { return true; }
+        bool start_array(std::size_t /*size*/) override { return true; }
+        bool end_array() override { return true; }
+        bool parse_error(
+            std::size_t /*position*/,
+            const std::string& /*token*/,
+            const nlohmann::detail::exception& /*error*/) override
+        {
+            return false; // (the parse proper reports it)
+        }
+
+    private:
+        std::string last_key_;
+    };
+
     RigidShape solid_of(const TriangleMesh& mesh) { return RigidShape::solid(mesh.vertices, mesh.faces); }
 
     bool flag(const Fields& fields, const char* key)
@@ -262,6 +304,13 @@ RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::
         document = json::parse(json_text);
     } catch (const json::exception& e) { // (a syntax error, or a number beyond double's range)
         throw std::runtime_error(std::string("malformed JSON: ") + e.what());
+    }
+    UnderflowFinder underflow;
+    (void)json::sax_parse(json_text, &underflow);
+    if (!underflow.number.empty()) {
+        throw std::runtime_error(
+            "\"" + underflow.key_of_number + "\": the number " + underflow.number
+            + " is below double's range (it would read as 0)");
     }
     const Fields scene(document, "scene");
     scene.only({ "duration", "method", "eps", "t_max", "chord_tolerance", "surface_resolution", "max_surface_regions",

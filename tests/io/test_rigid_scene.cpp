@@ -99,6 +99,13 @@ namespace {
         // Review findings (eighteenth session): a number beyond double's range, and options out of range, are named
         // when the scene is read (they had surfaced as the JSON library's bare error, or only from the query).
         expect_error(R"({"eps": 1e400, "bodies": []})", "malformed JSON");
+        // (and below it: 1e-400 read as 0 would have meant the default resolution)
+        expect_error(
+            R"({"surface_resolution": 1e-400, "bodies": []})",
+            "\"surface_resolution\": the number 1e-400 is below double's range");
+        EXPECT_EQ(
+            error_of(R"({"surface_resolution": 0.0e-400, "bodies": []})"),
+            "scene: \"bodies\" must be an array of at least 2 bodies");
         expect_error(R"({"eps": 0, "bodies": []})", "scene: rigid time of contact: eps must be in (0, 1], got 0");
         expect_error(R"({"eps": 2, "bodies": []})", "eps must be in (0, 1], got 2");
         expect_error(R"({"eps": -1e-300, "t_max": 0.5, "bodies": []})", "eps must be in (0, 1], got -1e-300");
