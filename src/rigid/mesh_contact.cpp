@@ -220,11 +220,9 @@ namespace {
                     std::int32_t nearest = 0;
                     double distance = std::numeric_limits<double>::infinity();
                     for (Eigen::Index f = 0; f < faces.rows(); ++f) {
-                        const double d
-                            = point_triangle_closest_offset<double>(
-                                  p, vertices.row(faces(f, 0)).transpose(), vertices.row(faces(f, 1)).transpose(),
-                                  vertices.row(faces(f, 2)).transpose())
-                                  .norm();
+                        const double d = details::length_of(point_triangle_closest_offset<double>(
+                            p, vertices.row(faces(f, 0)).transpose(), vertices.row(faces(f, 1)).transpose(),
+                            vertices.row(faces(f, 2)).transpose()));
                         if (d < distance) {
                             distance = d;
                             nearest = static_cast<std::int32_t>(f);

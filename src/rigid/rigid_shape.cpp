@@ -170,7 +170,7 @@ namespace {
     /// (exact but for the centring): the volume's and convexity's products of three and four coordinates stay in
     /// double's range for meshes of any size (a cube of size 1e-110 had a volume of 0, a torus of size 1e80 passed
     /// as convex, its normals' squares infinite).
-    Eigen::MatrixX3d unit_sized(const Eigen::MatrixX3d& vertices)
+    Eigen::MatrixX3d unit_sized_about_center(const Eigen::MatrixX3d& vertices)
     {
         const Eigen::RowVector3d low = vertices.colwise().minCoeff(), high = vertices.colwise().maxCoeff();
         const Eigen::RowVector3d center = 0.5 * (low + high);
@@ -232,7 +232,7 @@ RigidShape RigidShape::solid(const Eigen::MatrixX3d& vertices, const Eigen::Matr
 {
     auto data = prepare(vertices, faces);
     check_closed_and_oriented(faces);
-    const Eigen::MatrixX3d unit_vertices = unit_sized(vertices);
+    const Eigen::MatrixX3d unit_vertices = unit_sized_about_center(vertices);
     const double volume = signed_volume(unit_vertices, faces); // (the volume's sign; its size relative to the box's)
     if (!(volume > 0.0)) {
         throw std::invalid_argument(

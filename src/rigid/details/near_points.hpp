@@ -4,6 +4,8 @@
 // A set of points that answers whether any lies within a distance of a query point, in a hash grid: the cost of a
 // query grows with the points near it, not with all of them (a face-to-face contact can leave a million regions).
 
+#include "rigid/details/wide_range_length.hpp"
+
 #include <Eigen/Core>
 
 #include <algorithm>
@@ -44,10 +46,9 @@ public:
                         continue;
                     }
                     for (const std::size_t k : found->second) {
-                        // (hypot: a norm's squares underflow for points under about 1e-154 apart, all of which
-                        // would then count as within any distance)
-                        const Eigen::Vector3d d = points_[k] - p;
-                        if (std::hypot(d.x(), d.y(), d.z()) <= distance) {
+                        // (norm()'s squares underflow for points under about 1e-154 apart, all of which would
+                        // then count as within any distance)
+                        if (length_of(points_[k] - p) <= distance) {
                             return true;
                         }
                     }

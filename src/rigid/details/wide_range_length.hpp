@@ -3,9 +3,10 @@
 
 // Lengths and directions of vectors of any finite size. Eigen's norm() squares the coordinates: below about 1e-154
 // the squares underflow (a gap of 1e-160 measured as 0 or a few ulps off, a direction that normalized() leaves
-// unscaled) and above about 1e154 they overflow. The rigid module accepts coordinates from the subnormal range up
-// to 1e150, so its gaps and normals go through these: plain norm() where the squared length is comfortably
-// normal (the usual case, the same bits), the vector scaled by a power of two (exact) otherwise.
+// unscaled) and above about 1e154 they overflow. The rigid module's coordinates reach 1e150 and the gaps between
+// its features any size down to the subnormal range, so its gaps and normals go through these: plain norm() where the
+// squared length is comfortably normal (the usual case, the same bits), the vector scaled by a power of two (exact)
+// otherwise.
 
 #include <Eigen/Core>
 
