@@ -317,6 +317,11 @@ RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::
                  "max_surface_tests", "max_pair_tests", "contacts", "bodies" });
     RigidScene out;
     const double duration = scene.number("duration", 1.0);
+    if (!std::isfinite(duration) || !(duration > 0.0)) {
+        std::ostringstream message;
+        message << "\"duration\" must be finite and > 0, got " << duration;
+        scene.fail(message.str());
+    }
     RigidCcdOptions& options = out.options;
     options.eps = scene.number("eps", options.eps);
     options.t_max = scene.number("t_max", options.t_max);

@@ -4,6 +4,7 @@
 #include <ccdkit/rigid/rigid_motion.hpp>
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -60,13 +61,24 @@ RigidMotion::RigidMotion(
     if (speed > 0.0) {
         axis_ = angular_velocity_ / speed;
     }
-    const auto too_large
-        = [](const Eigen::Vector3d& x) { return !(x.cwiseAbs().maxCoeff() <= details::MAX_COORDINATE); };
-    if (too_large(step_displacement_) || too_large(start_center_) || too_large(center_of_mass_)
-        || !(step_angle_ <= details::MAX_COORDINATE)) {
-        throw std::invalid_argument(
-            "rigid motion: a position, centre or step exceeds 1e150 in magnitude (the bounds would overflow)");
-    }
+    // Each quantity the bounds multiply, named with its value (a scene's duration of 1e308 shows as the step).
+    const auto require_within_range = [](double magnitude, const char* what) {
+        if (!(magnitude <= details::MAX_COORDINATE)) {
+            std::ostringstream message;
+            message << "rigid motion: " << what << " is " << magnitude
+                    << " in magnitude, beyond 1e150 (the bounds would overflow)";
+            throw std::invalid_argument(message.str());
+        }
+    };
+    const auto largest = [](const Eigen::Vector3d& x) { return x.cwiseAbs().maxCoeff(); };
+    // (The velocities first: beyond about 1e154 their norms are infinite.)
+    require_within_range(largest(linear_velocity_), "the linear velocity");
+    require_within_range(largest(angular_velocity_), "the angular velocity");
+    require_within_range(largest(step_displacement_), "the step's displacement (linear velocity times duration)");
+    require_within_range(step_angle_, "the step's angle (angular speed times duration)");
+    require_within_range(largest(center_of_mass_), "the centre of mass");
+    require_within_range(
+        largest(start_center_), "the centre of mass at the start (its position plus the rotated centre)");
 }
 
 RigidMotion RigidMotion::between(

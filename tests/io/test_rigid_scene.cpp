@@ -106,6 +106,13 @@ namespace {
         EXPECT_EQ(
             error_of(R"({"surface_resolution": 0.0e-400, "bodies": []})"),
             "scene: \"bodies\" must be an array of at least 2 bodies");
+        expect_error(R"({"duration": 0, "bodies": []})", "scene: \"duration\" must be finite and > 0, got 0");
+        // A step too long for the bounds names what makes it so (it had read "a position, centre or step exceeds
+        // 1e150").
+        expect_error(
+            R"({"duration": 1e308, "bodies": [{"shape": )" + box + R"(, "velocity": [0, 1, 0]}, {"shape": )" + box
+                + "}]}",
+            "body 0 (body0): rigid motion: the step's displacement (linear velocity times duration) is 1e+308");
         expect_error(R"({"eps": 0, "bodies": []})", "scene: rigid time of contact: eps must be in (0, 1], got 0");
         expect_error(R"({"eps": 2, "bodies": []})", "eps must be in (0, 1], got 2");
         expect_error(R"({"eps": -1e-300, "t_max": 0.5, "bodies": []})", "eps must be in (0, 1], got -1e-300");

@@ -9,6 +9,8 @@
 #include <numbers>
 #include <random>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace ccdkit {
 namespace {
@@ -169,6 +171,30 @@ namespace {
         EXPECT_THROW(RigidMotion(pose, zero, zero, 0.0), std::invalid_argument);
         EXPECT_THROW(RigidMotion(pose, zero, zero, -1.0), std::invalid_argument);
         EXPECT_THROW(RigidMotion(pose, { 1e300, 0, 0 }, zero, 1e300), std::invalid_argument);
+        // Beyond 1e150, each quantity the bounds multiply is named.
+        const auto message_of = [&](const Eigen::Vector3d& position, const Eigen::Vector3d& velocity,
+                                    const Eigen::Vector3d& angular, double duration, const Eigen::Vector3d& center) {
+            try {
+                (void)RigidMotion({ pose.rotation, position }, velocity, angular, duration, center);
+            } catch (const std::invalid_argument& e) {
+                return std::string(e.what());
+            }
+            return std::string("no error");
+        };
+        const std::pair<std::string, std::string> messages[] = {
+            { message_of(zero, { 0, 0, -1e155 }, zero, 1e-20, zero), "the linear velocity is 1e+155" },
+            { message_of(zero, zero, { 1e160, 0, 0 }, 1e-20, zero), "the angular velocity is 1e+160" },
+            { message_of(zero, { 0, -1e100, 0 }, zero, 1e60, zero),
+              "the step's displacement (linear velocity times duration) is 1e+160" },
+            { message_of(zero, zero, { 0, 0, 1e100 }, 1e60, zero),
+              "the step's angle (angular speed times duration) is 1e+160" },
+            { message_of(zero, zero, zero, 1.0, { 0, 2e150, 0 }), "the centre of mass is 2e+150" },
+            { message_of({ 3e150, 0, 0 }, zero, zero, 1.0, zero),
+              "the centre of mass at the start (its position plus the rotated centre) is 3e+150" },
+        };
+        for (const auto& [message, expected] : messages) {
+            EXPECT_NE(message.find(expected), std::string::npos) << message;
+        }
         EXPECT_THROW(RigidMotion::between(pose, { Eigen::Quaterniond(nan, 0, 0, 0), zero }), std::invalid_argument);
         EXPECT_THROW(
             RelativeMotion(RigidMotion(pose, zero, zero, 1.0), RigidMotion(pose, zero, zero, 2.0)),
