@@ -12,20 +12,6 @@
 
 namespace ccdkit {
 
-namespace {
-
-    /// The same contacts seen with the bodies' roles exchanged.
-    RigidCcdResult swapped(RigidCcdResult result)
-    {
-        for (RigidContact& c : result.contacts) {
-            std::swap(c.feature_a, c.feature_b);
-            c.normal = -c.normal;
-        }
-        return result;
-    }
-
-} // namespace
-
 void check_rigid_ccd_options(const RigidCcdOptions& options)
 {
     const auto in_unit = [](double x) { return std::isfinite(x) && x > 0.0 && x <= 1.0; };
@@ -69,7 +55,7 @@ RigidCcdResult rigid_time_of_contact(const RigidBody& a, const RigidBody& b, con
         return details::surface_time_of_contact(a, b, options);
     }
     if (a.shape.is_implicit()) {
-        return swapped(details::surface_time_of_contact(b, a, options));
+        return details::with_roles_exchanged(details::surface_time_of_contact(b, a, options));
     }
     return details::mesh_time_of_contact(a, b, options);
 }

@@ -420,7 +420,7 @@ namespace {
 
     /// max_pair_tests also holds where every interval is cleared without a cut (second review: a rod spinning through
     /// a clamp took 101,224 tests at a limit of 1): a short rod spinning through the gap between two arms (one soup),
-    /// never touching them (its corners reach 0.1415 of the centre, the arms start at 0.15).
+    /// never touching them (its corners reach 0.14984 of the centre, the arms start at 0.15).
     TEST(RigidContact, MaxPairTestsHoldsWhereEveryIntervalIsCleared)
     {
         const TriangleMesh arm = box_mesh({ 0.1, 0.5, 0.1 });
@@ -430,9 +430,9 @@ namespace {
             arm.vertices.rowwise() + Eigen::RowVector3d(0.25, 0, 0);
         f << arm.faces, (arm.faces.array() + 8).matrix();
         const RigidBody arms { RigidShape::mesh(v, f), still(Eigen::Vector3d::Zero()) };
-        const TriangleMesh rod = box_mesh({ 0.14, 0.02, 0.02 });
+        const TriangleMesh rod = box_mesh({ 0.1485, 0.02, 0.02 });
         const RigidBody spinning { RigidShape::solid(rod.vertices, rod.faces),
-                                   RigidMotion({ .translation = { 0, 1.2, 0 } }, { 0, -2.3, 0 }, { 0, 0, 40 }) };
+                                   RigidMotion({ .translation = { 0, 1.2, 0 } }, { 0, -2.3, 0 }, { 0, 0, 400 }) };
         RigidCcdOptions options;
         options.eps = 1e-9;
         const RigidCcdResult cleared = rigid_time_of_contact(arms, spinning, options);
@@ -446,8 +446,66 @@ namespace {
         EXPECT_LE(stopped.toi_upper - stopped.toi_lower, options.eps);
         ASSERT_FALSE(stopped.contacts.empty());
         for (const RigidContact& c : stopped.contacts) {
-            EXPECT_GE(c.gap, 0.008); // (the rod never comes closer than 0.15 - 0.1415)
+            EXPECT_GE(c.gap, 1.5e-4); // (the rod never comes closer than 0.15 - 0.14984)
         }
+    }
+
+    /// The general search follows a in b's coordinates; the body that turns less is its frame, whichever order the
+    /// bodies come in (CHORD review: with the spinning body as the frame, the still one circled its centre and the
+    /// search took 6x the intervals and 70x the pair tests, and past max_pair_tests answered early in one order only).
+    TEST(RigidContact, TheBodyThatTurnsLessIsTheFrame)
+    {
+        const TriangleMesh ring = torus_mesh(0.5, 0.12, 12, 6); // (not convex: the general search)
+        const RigidBody spinning { RigidShape::solid(ring.vertices, ring.faces),
+                                   RigidMotion({ .translation = { 0.1, 0, 1.2 } }, { 0, 0, -1.5 }, { 300, 400, 0 }) };
+        const TriangleMesh slab = box_mesh({ 1.0, 1.0, 0.3 });
+        const RigidBody below { RigidShape::solid(slab.vertices, slab.faces), still(Eigen::Vector3d::Zero()) };
+        for (const RigidCcdMethod method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
+            SCOPED_TRACE(method == RigidCcdMethod::CHORD ? "chord" : "conservative");
+            RigidCcdOptions options;
+            options.method = method;
+            const RigidCcdResult forward = rigid_time_of_contact(spinning, below, options);
+            const RigidCcdResult backward = rigid_time_of_contact(below, spinning, options);
+            ASSERT_TRUE(forward.hit);
+            EXPECT_EQ(forward.toi_lower, backward.toi_lower);
+            EXPECT_EQ(forward.toi_upper, backward.toi_upper);
+            EXPECT_EQ(forward.stats.intervals, backward.stats.intervals);
+            EXPECT_EQ(forward.stats.pair_tests, backward.stats.pair_tests);
+            ASSERT_EQ(forward.contacts.size(), backward.contacts.size());
+            for (std::size_t k = 0; k < forward.contacts.size(); ++k) {
+                const RigidContact &x = forward.contacts[k], &y = backward.contacts[k];
+                EXPECT_EQ(x.feature_a.kind, y.feature_b.kind);
+                EXPECT_EQ(x.feature_a.index, y.feature_b.index);
+                EXPECT_EQ(x.feature_b.index, y.feature_a.index);
+                EXPECT_EQ(x.normal, -y.normal);
+                EXPECT_EQ(x.gap, y.gap);
+            }
+        }
+    }
+
+    /// CHORD's intervals count against max_pair_tests (review: a box spinning 1e4 rad per step onto another, at a chord
+    /// tolerance of 1e-12 of its size, ran for minutes through 2^20 intervals per cut with a handful of pair tests).
+    TEST(RigidContact, MaxPairTestsBoundsChordIntervals)
+    {
+        const TriangleMesh cube = box_mesh({ 0.5, 0.5, 0.5 });
+        const RigidShape box = RigidShape::solid(cube.vertices, cube.faces);
+        const RigidBody falling { box,
+                                  RigidMotion({ .translation = { 0, 0, 1.6 } }, { 0.1, 0, -0.8 }, { 2e3, 4e3, 6e3 }) };
+        const TriangleMesh plate = box_mesh({ 1.0, 1.0, 0.5 });
+        const RigidBody below { RigidShape::solid(plate.vertices, plate.faces), still(Eigen::Vector3d::Zero()) };
+        RigidCcdOptions options;
+        const double contact = rigid_time_of_contact(falling, below, options).toi_lower; // (certified)
+        options.method = RigidCcdMethod::CHORD;
+        options.chord_tolerance = 1e-12;
+        options.max_pair_tests = 20000;
+        const RigidCcdResult stopped = rigid_time_of_contact(falling, below, options);
+        ASSERT_TRUE(stopped.hit);
+        EXPECT_TRUE(stopped.stats.max_pair_tests_reached);
+        EXPECT_LE(stopped.stats.intervals + stopped.stats.pair_tests, options.max_pair_tests + 100);
+        EXPECT_LT(stopped.toi_lower, contact); // (where it stood: before the contact, the bodies still apart)
+        EXPECT_LE(stopped.toi_upper - stopped.toi_lower, options.eps);
+        ASSERT_FALSE(stopped.contacts.empty());
+        EXPECT_GT(stopped.contacts.front().gap, 0.0);
     }
 
     TEST(RigidContact, EveryPartOfADisconnectedSolidCountsAsInside)

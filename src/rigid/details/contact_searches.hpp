@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 namespace ccdkit::details {
 
@@ -32,6 +33,16 @@ struct ConvexAnswer {
 /// test eps later as the upper bound (convex_contact.cpp).
 [[nodiscard]] ConvexAnswer
 convex_time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options);
+
+/// The same contacts seen with the bodies' roles exchanged (a search run as (b, a) answering for (a, b)).
+[[nodiscard]] inline RigidCcdResult with_roles_exchanged(RigidCcdResult result)
+{
+    for (RigidContact& c : result.contacts) {
+        std::swap(c.feature_a, c.feature_b);
+        c.normal = -c.normal;
+    }
+    return result;
+}
 
 /// How many equal intervals the step is first cut into: neither body turns more than half a radian relative to
 /// the other within one, which keeps the first bounding volumes close to the arcs they hold.
