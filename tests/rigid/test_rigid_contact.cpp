@@ -506,6 +506,49 @@ namespace {
         EXPECT_LE(stopped.toi_upper - stopped.toi_lower, options.eps);
         ASSERT_FALSE(stopped.contacts.empty());
         EXPECT_GT(stopped.contacts.front().gap, 0.0);
+        // A tolerance no interval meets, even at double's resolution in time: the halved cuts stop at once (re-review:
+        // each half had looked for its own stop, 2^40 of them and more).
+        options.chord_tolerance = std::numeric_limits<double>::denorm_min();
+        const RigidCcdResult unreachable = rigid_time_of_contact(falling, below, options);
+        ASSERT_TRUE(unreachable.hit);
+        EXPECT_TRUE(unreachable.stats.max_pair_tests_reached);
+        EXPECT_LE(unreachable.stats.intervals + unreachable.stats.pair_tests, options.max_pair_tests + 100);
+        EXPECT_LT(unreachable.toi_lower, contact);
+    }
+
+    /// CHORD's box tests count too, 16 to a pair test (re-review: a torus spinning just over a sheet checked 5,000
+    /// candidate pairs' boxes per interval, 50 µs each, and would have run for 14 minutes to the default limit).
+    TEST(RigidContact, MaxPairTestsCountsChordBoxTests)
+    {
+        const int n = 16; // a sheet of (-1, 1)^2 in z = 0, 512 faces
+        Eigen::MatrixX3d v((n + 1) * (n + 1), 3);
+        Eigen::MatrixX3i f(2 * n * n, 3);
+        for (int i = 0; i <= n; ++i) {
+            for (int j = 0; j <= n; ++j) {
+                v.row(i * (n + 1) + j) << -1.0 + 2.0 * i / n, -1.0 + 2.0 * j / n, 0.0;
+            }
+        }
+        for (int i = 0, k = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                const int c = i * (n + 1) + j, d = c + n + 1;
+                f.row(k++) << c, d, d + 1;
+                f.row(k++) << c, d + 1, c + 1;
+            }
+        }
+        const RigidBody sheet { RigidShape::mesh(v, f), still(Eigen::Vector3d::Zero()) };
+        const TriangleMesh tile = box_mesh({ 0.3, 0.3, 0.05 });
+        const RigidBody spinning { RigidShape::solid(tile.vertices, tile.faces),
+                                   RigidMotion(
+                                       { .translation = { 0, 0, 0.05 + 1e-6 } }, { 0.2, 0, 0 }, { 0, 0, 100 }) };
+        RigidCcdOptions options;
+        options.method = RigidCcdMethod::CHORD;
+        options.chord_tolerance = 1e-12;
+        options.max_pair_tests = 20000;
+        const RigidCcdResult stopped = rigid_time_of_contact(spinning, sheet, options);
+        ASSERT_TRUE(stopped.hit);
+        EXPECT_TRUE(stopped.stats.max_pair_tests_reached);
+        EXPECT_LT(stopped.stats.intervals, options.max_pair_tests / 4); // (hundreds of box tests per interval)
+        EXPECT_LT(stopped.toi_lower, 1e-3);
     }
 
     TEST(RigidContact, EveryPartOfADisconnectedSolidCountsAsInside)
