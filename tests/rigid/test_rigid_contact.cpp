@@ -34,6 +34,26 @@ namespace {
         return RigidMotion({ rotation, at }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
     }
 
+    /// A square sheet (a soup) of (-1, 1)^2 in z = 0, in n x n squares of two triangles each.
+    RigidShape square_sheet(int n)
+    {
+        Eigen::MatrixX3d v((n + 1) * (n + 1), 3);
+        Eigen::MatrixX3i f(2 * n * n, 3);
+        for (int i = 0; i <= n; ++i) {
+            for (int j = 0; j <= n; ++j) {
+                v.row(i * (n + 1) + j) << -1.0 + 2.0 * i / n, -1.0 + 2.0 * j / n, 0.0;
+            }
+        }
+        for (int i = 0, k = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                const int c = i * (n + 1) + j, d = c + n + 1;
+                f.row(k++) << c, d, d + 1;
+                f.row(k++) << c, d + 1, c + 1;
+            }
+        }
+        return RigidShape::mesh(v, f);
+    }
+
     /// Distance between the two surfaces at time s (0 when they cross), from every vertex-face and edge-edge pair:
     /// the test's own reference, independent of the method's bounds.
     double surface_distance(const RigidBody& a, const RigidBody& b, double s)
@@ -365,22 +385,7 @@ namespace {
     /// eps wide, its gaps the sheets' true distance.
     TEST(RigidContact, MaxPairTestsStopsASlideJustAboveASurface)
     {
-        const int n = 4; // faces of a square sheet in z = 0: (-1, 1)^2 in n x n squares
-        Eigen::MatrixX3d v((n + 1) * (n + 1), 3);
-        Eigen::MatrixX3i f(2 * n * n, 3);
-        for (int i = 0; i <= n; ++i) {
-            for (int j = 0; j <= n; ++j) {
-                v.row(i * (n + 1) + j) << -1.0 + 2.0 * i / n, -1.0 + 2.0 * j / n, 0.0;
-            }
-        }
-        for (int i = 0, k = 0; i < n; ++i) {
-            for (int j = 0; j < n; ++j) {
-                const int c = i * (n + 1) + j, d = c + n + 1;
-                f.row(k++) << c, d, d + 1;
-                f.row(k++) << c, d + 1, c + 1;
-            }
-        }
-        const RigidShape sheet = RigidShape::mesh(v, f);
+        const RigidShape sheet = square_sheet(4);
         const double gap = 1e-6;
         const RigidBody sliding { sheet,
                                   RigidMotion({ .translation = { 0, 0, gap } }, { -0.37, -0.61, 0 }, { 0, 0, 9.7 }) };
@@ -520,22 +525,7 @@ namespace {
     /// candidate pairs' boxes per interval, 50 µs each, and would have run for 14 minutes to the default limit).
     TEST(RigidContact, MaxPairTestsCountsChordBoxTests)
     {
-        const int n = 16; // a sheet of (-1, 1)^2 in z = 0, 512 faces
-        Eigen::MatrixX3d v((n + 1) * (n + 1), 3);
-        Eigen::MatrixX3i f(2 * n * n, 3);
-        for (int i = 0; i <= n; ++i) {
-            for (int j = 0; j <= n; ++j) {
-                v.row(i * (n + 1) + j) << -1.0 + 2.0 * i / n, -1.0 + 2.0 * j / n, 0.0;
-            }
-        }
-        for (int i = 0, k = 0; i < n; ++i) {
-            for (int j = 0; j < n; ++j) {
-                const int c = i * (n + 1) + j, d = c + n + 1;
-                f.row(k++) << c, d, d + 1;
-                f.row(k++) << c, d + 1, c + 1;
-            }
-        }
-        const RigidBody sheet { RigidShape::mesh(v, f), still(Eigen::Vector3d::Zero()) };
+        const RigidBody sheet { square_sheet(16), still(Eigen::Vector3d::Zero()) }; // (512 faces)
         const TriangleMesh tile = box_mesh({ 0.3, 0.3, 0.05 });
         const RigidBody spinning { RigidShape::solid(tile.vertices, tile.faces),
                                    RigidMotion(
