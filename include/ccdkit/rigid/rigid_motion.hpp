@@ -49,8 +49,8 @@ public:
     /// @param angular_velocity world frame, radians per unit of time, right-handed about its direction
     /// @param duration T > 0, the step's length in units of time
     /// @param center_of_mass m, body coordinates; the body turns about it
-    /// @throws std::invalid_argument for a non-finite value, a zero quaternion, duration <= 0, or a step
-    ///         velocity, displacement, angle or centre of mass beyond 1e150 in magnitude (the message names which)
+    /// @throws std::invalid_argument for a non-finite value, a zero quaternion, duration <= 0, or a velocity, step
+    ///         displacement, step angle or centre of mass beyond 1e150 in magnitude (the message names which)
     RigidMotion(
         const RigidPose& start,
         const Eigen::Vector3d& linear_velocity,
