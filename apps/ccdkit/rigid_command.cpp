@@ -2,17 +2,20 @@
 #include "rigid_command.hpp"
 
 #include "output_file.hpp"
+#include "progress.hpp"
 
 #include <ccdkit/io/rigid_scene.hpp>
+#include <ccdkit/rigid/rigid_pairs.hpp>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
+#include <tbb/global_control.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstddef>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -26,6 +29,7 @@ namespace {
         double eps = 0.0;
         std::string json_path;
         bool times_only = false;
+        int threads = 0;
     };
 
     const char* kind_name(RigidFeatureKind kind)
@@ -62,6 +66,46 @@ namespace {
         };
     }
 
+    /// A pair's contact: its time, and (with contacts searched) the closest few contacts.
+    void print_contact(const std::string& pair_name, const RigidCcdResult& r, double ms, bool contacts, bool json)
+    {
+        const std::string count = contacts ? fmt::format(", {} contact(s)", r.contacts.size()) : "";
+        fmt::print(
+            "  {}: contact at t in [{:.9f}, {:.9f}]{}, {:.3f} ms\n", pair_name, r.toi_lower, r.toi_upper, count, ms);
+        // A flat contact between implicit shapes gives one contact per resolution cell: the text lists the closest
+        // ones, the JSON all.
+        constexpr std::size_t LISTED_CONTACTS = 16;
+        for (std::size_t k = 0; k < std::min(r.contacts.size(), LISTED_CONTACTS); ++k) {
+            const RigidContact& c = r.contacts[k];
+            fmt::print(
+                "      point ({:.6f}, {:.6f}, {:.6f})  normal ({:.4f}, {:.4f}, {:.4f})  {} / {}  gap {:.2e}\n",
+                c.point.x(), c.point.y(), c.point.z(), c.normal.x(), c.normal.y(), c.normal.z(),
+                feature_name(c.feature_a), feature_name(c.feature_b), c.gap);
+        }
+        if (r.contacts.size() > LISTED_CONTACTS) {
+            fmt::print(
+                "      ... and {} more contacts{}\n", r.contacts.size() - LISTED_CONTACTS,
+                json ? " (all in the JSON file)" : " (--json FILE lists all)");
+        }
+    }
+
+    /// What a pair's search did to stay within its limits, where it did.
+    void print_search_notes(const RigidCcdResult& r)
+    {
+        if (r.stats.surface_restarts > 0) {
+            fmt::print(
+                "      (implicit search: the resolution {:g} after {} coarsening(s), to stay within "
+                "max_surface_regions / max_surface_tests)\n",
+                r.stats.surface_resolution, r.stats.surface_restarts);
+        }
+        if (r.stats.max_pair_tests_reached) {
+            fmt::print(
+                "      (stopped after {} feature-pair tests, max_pair_tests: the contact is reported where the "
+                "search stood, and its gaps say how far apart the bodies are)\n",
+                r.stats.pair_tests);
+        }
+    }
+
     void run(const RigidCommandOptions& opt)
     {
         std::ofstream json_out = open_output(opt.json_path);
@@ -89,74 +133,67 @@ namespace {
             "{} bodies, method {}, eps {:g} (times are fractions of the step)\n", scene.bodies.size(), method_name,
             scene.options.eps);
 
+        std::optional<tbb::global_control> threads;
+        if (opt.threads > 0) {
+            threads.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(opt.threads));
+        }
+        Progress progress("rigid pairs");
+        const std::vector<RigidPairContact> answered = rigid_pairs_time_of_contact(
+            scene.bodies, scene.options,
+            [&progress](std::size_t done, std::size_t total) { progress.update(done, total); });
+        const std::size_t body_count = scene.bodies.size();
+        const std::size_t all_pairs = body_count * (body_count - std::min<std::size_t>(body_count, 1)) / 2;
+        const std::size_t misses = static_cast<std::size_t>(
+            std::count_if(answered.begin(), answered.end(), [](const RigidPairContact& p) { return !p.result.hit; }));
+        // Many bodies: the pairs without contact are counted, not listed.
+        constexpr std::size_t LISTED_MISSES = 32;
+        const bool list_misses = misses <= LISTED_MISSES;
+
         nlohmann::json pairs = nlohmann::json::array();
         double earliest = std::numeric_limits<double>::infinity();
         std::string earliest_pair;
-        for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
-            for (std::size_t j = i + 1; j < scene.bodies.size(); ++j) {
-                const auto start = std::chrono::steady_clock::now();
-                const RigidCcdResult r = rigid_time_of_contact(scene.bodies[i], scene.bodies[j], scene.options);
-                const double ms
-                    = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-                const std::string pair_name = scene.names[i] + " / " + scene.names[j];
-                if (r.hit) {
-                    const std::string count
-                        = scene.options.contacts ? fmt::format(", {} contact(s)", r.contacts.size()) : "";
-                    fmt::print(
-                        "  {}: contact at t in [{:.9f}, {:.9f}]{}, {:.3f} ms\n", pair_name, r.toi_lower, r.toi_upper,
-                        count, ms);
-                    // A flat contact between implicit shapes gives one contact per resolution cell: the text lists
-                    // the closest ones, the JSON all.
-                    constexpr std::size_t LISTED_CONTACTS = 16;
-                    for (std::size_t k = 0; k < std::min(r.contacts.size(), LISTED_CONTACTS); ++k) {
-                        const RigidContact& c = r.contacts[k];
-                        fmt::print(
-                            "      point ({:.6f}, {:.6f}, {:.6f})  normal ({:.4f}, {:.4f}, {:.4f})  {} / {}  gap "
-                            "{:.2e}\n",
-                            c.point.x(), c.point.y(), c.point.z(), c.normal.x(), c.normal.y(), c.normal.z(),
-                            feature_name(c.feature_a), feature_name(c.feature_b), c.gap);
-                    }
-                    if (r.contacts.size() > LISTED_CONTACTS) {
-                        fmt::print(
-                            "      ... and {} more contacts{}\n", r.contacts.size() - LISTED_CONTACTS,
-                            !opt.json_path.empty() ? " (all in the JSON file)" : " (--json FILE lists all)");
-                    }
-                    if (r.toi_lower < earliest) {
-                        earliest = r.toi_lower;
-                        earliest_pair = pair_name;
-                    }
-                } else {
-                    fmt::print("  {}: no contact before t = {:g}, {:.3f} ms\n", pair_name, r.toi_lower, ms);
+        for (const RigidPairContact& pair : answered) {
+            const RigidCcdResult& r = pair.result;
+            const std::string pair_name
+                = scene.names[static_cast<std::size_t>(pair.a)] + " / " + scene.names[static_cast<std::size_t>(pair.b)];
+            if (r.hit) {
+                print_contact(pair_name, r, pair.milliseconds, scene.options.contacts, !opt.json_path.empty());
+                if (r.toi_lower < earliest) {
+                    earliest = r.toi_lower;
+                    earliest_pair = pair_name;
                 }
-                nlohmann::json contacts = nlohmann::json::array();
-                for (const RigidContact& c : r.contacts) {
-                    contacts.push_back(contact_json(c));
-                }
-                if (r.stats.surface_restarts > 0) {
-                    fmt::print(
-                        "      (implicit search: the resolution {:g} after {} coarsening(s), to stay within "
-                        "max_surface_regions / max_surface_tests)\n",
-                        r.stats.surface_resolution, r.stats.surface_restarts);
-                }
-                if (r.stats.max_pair_tests_reached) {
-                    fmt::print(
-                        "      (stopped after {} feature-pair tests, max_pair_tests: the contact is reported where the "
-                        "search stood, and its gaps say how far apart the bodies are)\n",
-                        r.stats.pair_tests);
-                }
-                pairs.push_back({ { "a", scene.names[i] },
-                                  { "b", scene.names[j] },
-                                  { "hit", r.hit },
-                                  { "toi_lower", r.toi_lower },
-                                  { "toi_upper", r.toi_upper },
-                                  { "contacts", contacts },
-                                  { "intervals", r.stats.intervals },
-                                  { "pair_tests", r.stats.pair_tests },
-                                  { "surface_resolution", r.stats.surface_resolution },
-                                  { "surface_restarts", r.stats.surface_restarts },
-                                  { "max_pair_tests_reached", r.stats.max_pair_tests_reached },
-                                  { "ms", ms } });
+            } else if (list_misses) {
+                fmt::print("  {}: no contact before t = {:g}, {:.3f} ms\n", pair_name, r.toi_lower, pair.milliseconds);
             }
+            if (r.hit || list_misses) {
+                print_search_notes(r);
+            }
+            nlohmann::json contacts = nlohmann::json::array();
+            for (const RigidContact& c : r.contacts) {
+                contacts.push_back(contact_json(c));
+            }
+            pairs.push_back({ { "a", scene.names[static_cast<std::size_t>(pair.a)] },
+                              { "b", scene.names[static_cast<std::size_t>(pair.b)] },
+                              { "hit", r.hit },
+                              { "toi_lower", r.toi_lower },
+                              { "toi_upper", r.toi_upper },
+                              { "contacts", contacts },
+                              { "intervals", r.stats.intervals },
+                              { "pair_tests", r.stats.pair_tests },
+                              { "surface_resolution", r.stats.surface_resolution },
+                              { "surface_restarts", r.stats.surface_restarts },
+                              { "max_pair_tests_reached", r.stats.max_pair_tests_reached },
+                              { "ms", pair.milliseconds } });
+        }
+        if (!list_misses) {
+            fmt::print(
+                "  {} other pairs: no contact before t = {:g}{}\n", misses, scene.options.t_max,
+                opt.json_path.empty() ? " (--json FILE lists them)" : "");
+        }
+        if (answered.size() < all_pairs) {
+            fmt::print(
+                "  {} of the {} pairs: apart all step (their swept bounds never meet)\n", all_pairs - answered.size(),
+                all_pairs);
         }
         if (earliest_pair.empty()) {
             fmt::print("No contact during the step.\n");
@@ -168,7 +205,9 @@ namespace {
                 = { { "method", method_name },
                     { "eps", scene.options.eps },
                     { "contacts_searched", scene.options.contacts },
+                    { "bodies", body_count },
                     { "pairs", pairs },
+                    { "pairs_apart", all_pairs - answered.size() },
                     { "earliest_toi", earliest_pair.empty() ? nlohmann::json(nullptr) : nlohmann::json(earliest) } };
             json_out << out.dump(2) << '\n';
         }
@@ -186,7 +225,10 @@ void add_rigid_command(CLI::App& app)
     cmd->add_option("scene", opt->scene_path, "Scene file (JSON; format in include/ccdkit/io/rigid_scene.hpp)")
         ->check(CLI::ExistingFile);
     cmd->add_option(
-           "--method", opt->method, "conservative (misses nothing) or chord (faster, may miss grazing contacts)")
+           "--method", opt->method,
+           "conservative (misses nothing; the default) or chord (exact on chords between interval ends: may miss "
+           "contacts "
+           "shallower than its chord tolerance, rarely faster)")
         ->check(CLI::IsMember({ "conservative", "chord" }));
     cmd->add_option("--eps", opt->eps, "Width of the reported time interval (fraction of the step)")
         ->check(CLI::Range(1e-15, 1.0));
@@ -194,6 +236,7 @@ void add_rigid_command(CLI::App& app)
     cmd->add_flag(
         "--times-only", opt->times_only,
         "The times of contact alone, without the contacts (points, normals, features): faster");
+    cmd->add_option("--threads", opt->threads, "worker threads (default: all cores)")->check(CLI::PositiveNumber);
     cmd->callback([opt] { run(*opt); });
 }
 
