@@ -3,15 +3,19 @@
 // boxes) under translation, rotation, screw and large-angle motions, over a set of 256 pairs cycled and over 2,048
 // distinct pairs, and milliseconds per query for non-convex meshes of about 10k triangles each (two tori), both
 // methods; resting contact (a box on another, face to face, touching at t = 0) against the same pairs a hair apart;
-// implicit shapes (a sphere, a capsule and boxes; blocks face to face). The box pairs also for the times of contact
+// implicit shapes (a sphere, a capsule and boxes; blocks face to face); many bodies at once against a loop over
+// every pair. The box pairs also for the times of contact
 // alone (no contacts). Counters: fraction of queries with a contact,
 // intervals and feature-pair tests per query.
 #include <ccdkit/mesh/primitive_meshes.hpp>
 #include <ccdkit/rigid/rigid_contact.hpp>
+#include <ccdkit/rigid/rigid_pairs.hpp>
 
 #include <benchmark/benchmark.h>
+#include <tbb/global_control.h>
 
 #include <numbers>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -196,6 +200,55 @@ void resting(benchmark::State& state, RestingSet set)
         RigidCcdMethod::CONSERVATIVE);
 }
 
+enum class ManyBodies { EVERY_PAIR, PAIRS_ONE_THREAD, PAIRS };
+
+/// 400 boxes tumbling at random in a cube of side 12 (79,800 pairs; a few hundred meet): every pair queried in a
+/// loop (the baseline) against rigid_pairs_time_of_contact on one thread and on all.
+void many_bodies(benchmark::State& state, ManyBodies how)
+{
+    static const RigidShape box = solid(box_mesh({ 0.5, 0.3, 0.2 }));
+    static const std::vector<RigidBody> bodies = [] {
+        std::mt19937_64 rng(9);
+        const auto uniform
+            = [&rng](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+        const auto vector = [&](double scale) -> Eigen::Vector3d {
+            return Eigen::Vector3d(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)) * scale;
+        };
+        std::vector<RigidBody> out;
+        for (int k = 0; k < 400; ++k) {
+            const Eigen::Quaterniond turn
+                = Eigen::Quaterniond(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)).normalized();
+            out.push_back({ box, RigidMotion({ turn, vector(6.0) }, vector(2.0), vector(3.0)) });
+        }
+        return out;
+    }();
+    std::optional<tbb::global_control> one_thread;
+    if (how == ManyBodies::PAIRS_ONE_THREAD) {
+        one_thread.emplace(tbb::global_control::max_allowed_parallelism, 1);
+    }
+    std::int64_t hits = 0, searched = 0;
+    for (auto _ : state) {
+        hits = 0;
+        searched = 0;
+        if (how == ManyBodies::EVERY_PAIR) {
+            for (std::size_t i = 0; i < bodies.size(); ++i) {
+                for (std::size_t j = i + 1; j < bodies.size(); ++j) {
+                    hits += rigid_time_of_contact(bodies[i], bodies[j]).hit;
+                    ++searched;
+                }
+            }
+        } else {
+            for (const RigidPairContact& pair : rigid_pairs_time_of_contact(bodies)) {
+                hits += pair.result.hit;
+                ++searched;
+            }
+        }
+        benchmark::DoNotOptimize(hits);
+    }
+    state.counters["hits"] = static_cast<double>(hits);
+    state.counters["pairs_searched"] = static_cast<double>(searched);
+}
+
 constexpr auto CONSERVATIVE = RigidCcdMethod::CONSERVATIVE;
 constexpr auto CHORD = RigidCcdMethod::CHORD;
 
@@ -230,6 +283,9 @@ BENCHMARK_CAPTURE(implicit, sphere_on_mesh_box, ImplicitSet::SPHERE_ON_MESH_BOX)
 BENCHMARK_CAPTURE(implicit, capsule_on_box, ImplicitSet::CAPSULE_ON_BOX)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(implicit, box_on_box, ImplicitSet::BOX_ON_BOX)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(implicit, face_to_face, ImplicitSet::FACE_TO_FACE)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(many_bodies, every_pair, ManyBodies::EVERY_PAIR)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(many_bodies, rigid_pairs_one_thread, ManyBodies::PAIRS_ONE_THREAD)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(many_bodies, rigid_pairs, ManyBodies::PAIRS)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(torus_torus, conservative, CONSERVATIVE)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(torus_torus, chord, CHORD)->Unit(benchmark::kMillisecond);
 
