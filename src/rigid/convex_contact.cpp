@@ -23,6 +23,7 @@
 // the general search, which is correct for any mesh.
 
 #include "rigid/details/branch_free.hpp"
+#include "rigid/details/certain_overlap.hpp"
 #include "rigid/details/contact_searches.hpp"
 #include "rigid/details/convex_contacts.hpp"
 #include "rigid/details/convex_distance.hpp"
@@ -141,8 +142,8 @@ namespace {
                 if (contact <= 0.5 * options_.eps && !probed) {
                     // The contact is likely within eps: an overlap at t + eps proves it.
                     probed = true;
-                    if (auto found = probe(t, n)) {
-                        return { std::move(found), stats_ };
+                    if (auto answer = probe(t, n)) {
+                        return std::move(*answer);
                     }
                 }
                 // (A model that predicts a contact before `remaining` is not positive there.)
@@ -176,8 +177,8 @@ namespace {
                 if (probed) {
                     a_.place(t);
                     b_.place(t);
-                    if (auto found = probe(t, n)) {
-                        return { std::move(found), stats_ };
+                    if (auto answer = probe(t, n)) {
+                        return std::move(*answer);
                     }
                 }
             }
@@ -436,9 +437,10 @@ namespace {
             return 0.0;
         }
 
-        /// A hit in [t, t + eps] when the hulls overlap at t + eps (t is certified: nothing touches before it;
-        /// the bodies are placed at t).
-        std::optional<RigidCcdResult> probe(double t, const Eigen::Vector3d& n)
+        /// A hit in [t, t + eps] when the hulls certainly overlap at t + eps (t is certified: nothing touches before
+        /// it; the bodies are placed at t); undecided where GJK finds them overlapping but that is not certain
+        /// (certainly_inside_difference); none (go on) where they are apart.
+        std::optional<ConvexAnswer> probe(double t, const Eigen::Vector3d& n)
         {
             ++stats_.intervals;
             double upper = std::min(t + options_.eps, options_.t_max);
@@ -454,9 +456,13 @@ namespace {
                 simplex_ = simplex;
                 return std::nullopt;
             }
-            return result_of(std::optional<Hit>({ t, upper }), options_, stats_, [&](const Hit& hit) {
-                return contacts(hit.lower, hit.upper, n);
-            });
+            if (simplex.size != 4 || !certainly_inside_difference(a_.probe_points(), b_.probe_points(), simplex.ids)) {
+                return undecided();
+            }
+            return ConvexAnswer { result_of(
+                                      std::optional<Hit>({ t, upper }), options_, stats_,
+                                      [&](const Hit& hit) { return contacts(hit.lower, hit.upper, n); }),
+                                  stats_ };
         }
 
         /// Contacts at `upper` (probe_points(); points() at `lower`): every feature pair within the interval's

@@ -25,10 +25,12 @@ struct HullSimplex {
 };
 
 /// Point of the Minkowski difference P - Q closest to the origin (approximately); zero when the hulls (may)
-/// overlap. GJK starts from `simplex` when it holds one (the previous call's, on the sets moved since), else from
-/// the first guess `start` of that point (the previous answer works well); `simplex` holds the final one after.
-/// It stops once the separation along the answer v is within `relative_progress` of |v| (>= the distance): the
-/// default 5% lets advancement step at least 95% as far as the exact distance would.
+/// overlap: `simplex` then holds the tetrahedron found around the origin (size 4; as computed in double, which
+/// proves nothing: certain_overlap.hpp), or the simplex whose closest point rounded to zero. GJK starts from `simplex`
+/// when it holds one (the previous call's, on the sets moved since), else from the first guess `start` of that point
+/// (the previous answer works well); `simplex` holds the final one after. It stops once the separation along the answer
+/// v is within `relative_progress` of |v| (>= the distance): the default 5% lets advancement step at least 95% as far
+/// as the exact distance would.
 [[nodiscard]] inline Eigen::Vector3d convex_hull_offset(
     std::span<const Eigen::Vector3d> p,
     std::span<const Eigen::Vector3d> q,
@@ -191,8 +193,7 @@ struct HullSimplex {
             points[static_cast<std::size_t>(k)] = point_of(ids[static_cast<std::size_t>(k)]);
         }
         if (!reduce(-1)) {
-            size = 0;
-            return Eigen::Vector3d::Zero();
+            return Eigen::Vector3d::Zero(); // (the origin inside the tetrahedron held)
         }
     } else {
         const Eigen::Vector3d first = start.squaredNorm() > 0.0 ? start : Eigen::Vector3d(p[0] - q[0]);
@@ -220,8 +221,7 @@ struct HullSimplex {
         ids[static_cast<std::size_t>(size)] = next;
         points[static_cast<std::size_t>(size++)] = w;
         if (!reduce(size - 1)) {
-            size = 0;
-            return Eigen::Vector3d::Zero();
+            return Eigen::Vector3d::Zero(); // (the origin inside the tetrahedron held)
         }
     }
     return v;
