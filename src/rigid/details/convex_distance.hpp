@@ -2,9 +2,9 @@
 #pragma once
 
 // The distance between the convex hulls of two point sets by GJK (Gilbert, Johnson & Keerthi 1988), in plain
-// double. Callers use only its direction: any unit direction n gives the certified bound
-// dist(hull P, hull Q) >= min_P n.p - max_Q n.q (evaluated with an error bound elsewhere), so rounding here can
-// cost speed, never correctness.
+// double. Callers use its direction, where any unit direction n gives the certified bound
+// dist(hull P, hull Q) >= min_P n.p - max_Q n.q (evaluated with an error bound elsewhere), and its overlap
+// verdict only once certain_overlap.hpp has proved it: rounding here costs speed, never correctness.
 
 #include <Eigen/Core>
 
