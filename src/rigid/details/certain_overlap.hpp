@@ -72,7 +72,7 @@ barycentric_signs(const std::array<Eigen::Vector3d, 4>& p, const std::array<Eige
     const auto power = [](std::int64_t biased_exponent) {
         return std::bit_cast<double>(static_cast<std::uint64_t>(biased_exponent) << 52);
     };
-    const double scale = power(2047 - biased), unscale = power(biased - 1); // 2^(1 - e + 1), 2^(e - 2)
+    const double scale = power(2047 - biased), unscale = power(biased - 1); // 2^(2 - e), 2^(e - 2)
     for (std::size_t k = 0; k < 4; ++k) {
         for (Eigen::Vector3d* v : { &from_p[k], &from_q[k] }) {
             const Eigen::Vector3d scaled = *v * scale;
