@@ -166,20 +166,20 @@ std::vector<RigidContact> convex_contacts(
     for (const Measured& m : measured) {
         closest = std::min(closest, m.gap);
     }
-    // Kept: every pair within slack of the closest (`margin` only widened the measuring).
     std::vector<RigidContact> out;
-    ScratchVector<double> separations(arena);
     out.reserve(measured.size()); // one heap allocation (face-to-face contacts hold several pairs)
-    separations.reserve(measured.size());
     for (const Measured& m : measured) {
-        if (m.gap <= closest + slack) {
+        if (m.gap <= closest + slack + margin) {
             out.push_back(contact_of(
                 m.pair, posed_at(m.pair, a.lower_points, b.lower_points), posed_at(m.pair, pa, pb), m.closest,
                 solid_outward(shape_a, shape_b, m.pair, a.upper_rotation, b.upper_rotation)));
-            separations.push_back(separation_along_normal(m.pair, m.closest, out.back()));
         }
     }
-    order_deepest_first(out, separations);
+    std::sort(out.begin(), out.end(), [](const RigidContact& x, const RigidContact& y) { return x.gap < y.gap; });
+    if (!out.empty()) {
+        const double limit = out.front().gap + slack;
+        std::erase_if(out, [limit](const RigidContact& c) { return c.gap > limit; });
+    }
     return out;
 }
 

@@ -568,7 +568,7 @@ namespace {
         }
 
         /// Contact points and normals of the pairs found, at the end of the interval, in world coordinates:
-        /// the pairs within the interval's slack of the closest, deepest first (order_deepest_first).
+        /// the closest pair first, then the others within the interval's slack of it.
         std::vector<RigidContact> contacts_at(const Found& found)
         {
             const details::BodyPlacements approach = details::placements_at(a_, b_, found.approach);
@@ -603,9 +603,7 @@ namespace {
                 std::erase_if(order, [limit](const ByGap& g) { return g.gap > limit; });
             }
             std::vector<RigidContact> contacts;
-            std::vector<double> separations;
             contacts.reserve(order.size());
-            separations.reserve(order.size());
             for (const ByGap& g : order) {
                 const FeaturePair& pair = found.pairs[g.pair];
                 const AtUpper& at = at_upper[g.pair];
@@ -617,9 +615,7 @@ namespace {
                     orient_at_start(pair, at.posed, outward, contacts.back());
                     take_separating_face_normal(upper, contacts.back());
                 }
-                separations.push_back(details::separation_along_normal(pair, at.closest, contacts.back()));
             }
-            details::order_deepest_first(contacts, separations);
             return contacts;
         }
 

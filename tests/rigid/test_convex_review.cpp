@@ -215,16 +215,6 @@ namespace {
     }
 
     /// A query and what is known of it beforehand.
-    /// The closest of a hit's contacts (they are listed deepest first, not closest first).
-    double least_gap(const RigidCcdResult& r)
-    {
-        double least = std::numeric_limits<double>::infinity();
-        for (const RigidContact& c : r.contacts) {
-            least = std::min(least, c.gap);
-        }
-        return least;
-    }
-
     struct Query {
         std::string name;
         RigidBody a;
@@ -308,7 +298,7 @@ namespace {
             for (const PairGap& g : gaps) {
                 closest = std::min(closest, g.gap);
             }
-            EXPECT_NEAR(least_gap(r), closest, 1e-12 * static_cast<double>(sc.magnitude) + 1e-300);
+            EXPECT_NEAR(r.contacts.front().gap, closest, 1e-12 * static_cast<double>(sc.magnitude) + 1e-300);
             const double within = 0.5 * static_cast<double>(width * sc.closing);
             for (const PairGap& g : gaps) {
                 if (g.gap > closest + within) {
@@ -330,7 +320,7 @@ namespace {
             EXPECT_NEAR(c.normal.norm(), 1.0, 1e-9);
             EXPECT_TRUE(c.point.allFinite());
             EXPECT_GE(c.gap, 0.0);
-            if (c.gap <= least_gap(r) + static_cast<double>(allowance)) {
+            if (c.gap <= r.contacts.front().gap + static_cast<double>(allowance)) {
                 // The normal of a pair that touches first separates the bodies (b below, a above) up to the
                 // motion within the interval.
                 separating = separating || beyond(pa, pb, c.normal.cast<Real>()) >= -allowance;
@@ -701,7 +691,7 @@ namespace {
     void expect_normals_up(const RigidCcdResult& r, const std::string& name, double within, double least_z)
     {
         for (const RigidContact& c : r.contacts) {
-            if (c.gap > least_gap(r) + within) {
+            if (c.gap > r.contacts.front().gap + within) {
                 continue;
             }
             EXPECT_GT(c.normal.z(), least_z)

@@ -145,9 +145,8 @@ struct RigidCcdResult {
     /// [toi_lower, toi_upper], toi_upper - toi_lower <= eps. Without a hit both are t_max.
     double toi_lower = 1.0;
     double toi_upper = 1.0;
-    /// With a hit: every feature pair that may touch in [toi_lower, toi_upper] (a contact manifold), deepest first
-    /// (meshes: by how far a's feature lies beyond b's along the normal at toi_upper, negative where they have passed
-    /// each other by then, then by gap; implicit shapes: closest first).
+    /// With a hit: every feature pair that may touch in [toi_lower, toi_upper] (a contact manifold), closest
+    /// first.
     std::vector<RigidContact> contacts;
     RigidCcdStats stats;
 };

@@ -16,8 +16,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <span>
-#include <utility>
 #include <vector>
 
 namespace ccdkit::details {
@@ -321,40 +319,6 @@ segment_end_direction(const PosedPair& posed, const Eigen::Vector3d& offset, con
         break;
     }
     return contact;
-}
-
-/// How far body a's feature lies beyond body b's along the contact's normal (which points from b towards a): about
-/// the gap where they are apart on the normal's side, negative where they have passed each other (as features do by
-/// toi_upper, up to eps after the contact).
-[[nodiscard]] inline double
-separation_along_normal(const FeaturePair& pair, const ClosestOffset& closest, const RigidContact& contact)
-{
-    // (offset runs from y's closest point to x's; x is a's feature except for a face-vertex pair)
-    const double along = closest.offset.dot(contact.normal);
-    return pair.kind == PairKind::FACE_VERTEX ? -along : along;
-}
-
-/// Orders a manifold's contacts deepest first (separation_along_normal, one per contact in `separations`), then by
-/// gap: a vertex that crossed a face by toi_upper comes before the neighbouring face it lies on at a rim (whose
-/// normal, square to the approach, is as close by gap but says less about the contact).
-inline void order_deepest_first(std::vector<RigidContact>& contacts, std::span<const double> separations)
-{
-    if (contacts.size() < 2) {
-        return;
-    }
-    std::vector<std::size_t> order(contacts.size());
-    for (std::size_t k = 0; k < order.size(); ++k) {
-        order[k] = k;
-    }
-    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-        return separations[x] != separations[y] ? separations[x] < separations[y] : contacts[x].gap < contacts[y].gap;
-    });
-    std::vector<RigidContact> ordered;
-    ordered.reserve(contacts.size());
-    for (const std::size_t k : order) {
-        ordered.push_back(contacts[k]);
-    }
-    contacts = std::move(ordered);
 }
 
 /// As above, with the closest points at `upper` computed here.
