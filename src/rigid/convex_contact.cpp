@@ -456,7 +456,11 @@ namespace {
                 simplex_ = simplex;
                 return std::nullopt;
             }
-            if (simplex.size != 4 || !certainly_inside_difference(a_.probe_points(), b_.probe_points(), simplex.ids)) {
+            // GJK's own side tests settle nearly every overlap; the exact differences decide the rest.
+            if (simplex.size != 4
+                || !(
+                    simplex.certainly_inside
+                    || certainly_inside_difference(a_.probe_points(), b_.probe_points(), simplex.ids))) {
                 return undecided();
             }
             return ConvexAnswer { result_of(

@@ -4,8 +4,10 @@
 // verdict was wrong now answers at the true contact.
 #include "random_motions.hpp"
 #include "rigid/details/certain_overlap.hpp"
+#include "rigid/details/convex_distance.hpp"
 
 #include <ccdkit/mesh/mesh_io.hpp>
+#include <ccdkit/mesh/primitive_meshes.hpp>
 #include <ccdkit/rigid/rigid_contact.hpp>
 
 #include <gtest/gtest.h>
@@ -106,6 +108,37 @@ namespace {
         }
         subnormal.q[0].x() = 1e-300; // scaled by about 2^-467: subnormal, rounded
         EXPECT_FALSE(certainly_inside_difference(subnormal.p, subnormal.q, FOUR_PAIRS));
+    }
+
+    /// GJK's own side tests (inside_margin_clears) settle clear overlaps, and only true ones: whenever they claim
+    /// one, the exact differences agree.
+    TEST(CertainOverlap, GjkSettlesClearOverlapsItself)
+    {
+        test_support::RandomMotions random(9);
+        const TriangleMesh box = box_mesh({ 0.5, 0.3, 0.2 });
+        int overlapping = 0, settled = 0;
+        for (int trial = 0; trial < 2000; ++trial) {
+            const double scale = std::ldexp(1.0, static_cast<int>(random.uniform(-40, 40)));
+            const Eigen::Matrix3d ra = random.rotation().toRotationMatrix(), rb = random.rotation().toRotationMatrix();
+            const Eigen::Vector3d offset = random.vector(0.5) * scale, far = random.vector(1e3) * scale;
+            std::vector<Eigen::Vector3d> p, q;
+            for (Eigen::Index v = 0; v < box.vertices.rows(); ++v) {
+                const Eigen::Vector3d u = box.vertices.row(v).transpose();
+                p.push_back((ra * u) * scale + offset + far);
+                q.push_back((rb * u) * scale + far);
+            }
+            details::HullSimplex simplex;
+            if (details::convex_hull_offset(p, q, simplex).squaredNorm() != 0.0 || simplex.size != 4) {
+                continue;
+            }
+            ++overlapping;
+            if (simplex.certainly_inside) {
+                ++settled;
+                EXPECT_TRUE(certainly_inside_difference(p, q, simplex.ids)) << trial;
+            }
+        }
+        EXPECT_GT(overlapping, 500);
+        EXPECT_GT(settled, overlapping * 9 / 10);
     }
 
     /// A thin disc and a 127-sided cylinder spinning in opposite senses: GJK, in double, found their hulls

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -22,7 +23,21 @@ namespace ccdkit::details {
 struct HullSimplex {
     std::array<std::array<std::uint32_t, 2>, 4> ids {}; ///< (index in P, index in Q) per vertex
     int size = 0; ///< 0: no simplex yet
+    /// Set by a call that ends with the origin inside the tetrahedron (size 4) when every side test there cleared
+    /// its rounding (inside_margin_clears): the hulls certainly overlap. False otherwise, whatever the verdict.
+    bool certainly_inside = false;
 };
+
+/// Whether side tests of the origin against a tetrahedron of Minkowski-difference points, computed in double as
+/// convex_hull_offset computes them, are certain: each is n.x with n = (b - a) x (c - a) and x = -a or d - a, of
+/// points whose coordinates are at most `largest` in magnitude (each the rounded difference p - q of two inputs,
+/// within one rounding of the exact one). Its terms are bounded by 48 largest^3; the evaluation's six roundings
+/// and the points' own (relative u each, three factors) move it by at most (6 + 3) u 48 largest^3 < 2^-44
+/// largest^3, which `margin` (the least |side|) must exceed. Far from 1 in size (underflow, overflow), none are.
+[[nodiscard]] inline bool inside_margin_clears(double margin, double largest)
+{
+    return largest >= 0x1p-300 && largest <= 0x1p300 && margin > 0x1p-44 * (largest * largest * largest);
+}
 
 /// Point of the Minkowski difference P - Q closest to the origin (approximately); zero when the hulls (may)
 /// overlap: `simplex` then holds the tetrahedron found around the origin (size 4; as computed in double, which
@@ -62,6 +77,7 @@ struct HullSimplex {
 
     auto& ids = simplex.ids;
     int& size = simplex.size;
+    simplex.certainly_inside = false;
     std::array<Eigen::Vector3d, 4> points;
     const auto point_of = [&](const Ids& id) -> Eigen::Vector3d { return p[id[0]] - q[id[1]]; };
     // Closest point of the simplex to the origin, keeping only the vertices that support it (Voronoi regions).
@@ -160,7 +176,15 @@ struct HullSimplex {
                     return (s.origin >= 0.0) == (s.opposite >= 0.0);
                 });
                 if (inside) {
-                    return false; // the origin is inside: the hulls overlap
+                    double margin = std::numeric_limits<double>::infinity(), largest = 0.0;
+                    for (const Sides& side : sides) {
+                        margin = std::min({ margin, std::abs(side.origin), std::abs(side.opposite) });
+                    }
+                    for (const Eigen::Vector3d& point : points) {
+                        largest = std::max(largest, point.cwiseAbs().maxCoeff());
+                    }
+                    simplex.certainly_inside = inside_margin_clears(margin, largest);
+                    return false; // the origin is inside: the hulls (may) overlap
                 }
                 // The closest point lies on a face with the origin strictly outside its plane (the normal cone there
                 // holds that face's outward normal towards the origin), so faces with the origin strictly inside
