@@ -124,7 +124,7 @@ namespace {
         const RigidShape box = box_solid({ 0.5, 0.5, 0.5 });
         const std::vector<RigidBody> two {
             { box, RigidMotion() },
-            { box, RigidMotion({ {}, { 0.5, 0, 0 } }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()) }
+            { box, RigidMotion({ .translation = { 0.5, 0, 0 } }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()) }
         };
         const auto answered = rigid_pairs_time_of_contact(two);
         ASSERT_EQ(answered.size(), 1u);
