@@ -142,7 +142,7 @@ namespace {
             scene.bodies, scene.options,
             [&progress](std::size_t done, std::size_t total) { progress.update(done, total); });
         const std::size_t body_count = scene.bodies.size();
-        const std::size_t all_pairs = body_count * (body_count - std::min<std::size_t>(body_count, 1)) / 2;
+        const std::size_t all_pairs = body_count < 2 ? 0 : body_count * (body_count - 1) / 2;
         const std::size_t misses = static_cast<std::size_t>(
             std::count_if(answered.begin(), answered.end(), [](const RigidPairContact& p) { return !p.result.hit; }));
         // Many bodies: the pairs without contact are counted, not listed.
@@ -227,8 +227,7 @@ void add_rigid_command(CLI::App& app)
     cmd->add_option(
            "--method", opt->method,
            "conservative (misses nothing; the default) or chord (exact on chords between interval ends: may miss "
-           "contacts "
-           "shallower than its chord tolerance, rarely faster)")
+           "contacts shallower than its chord tolerance, rarely faster)")
         ->check(CLI::IsMember({ "conservative", "chord" }));
     cmd->add_option("--eps", opt->eps, "Width of the reported time interval (fraction of the step)")
         ->check(CLI::Range(1e-15, 1.0));
