@@ -607,12 +607,12 @@ namespace {
             for (const ByGap& g : order) {
                 const FeaturePair& pair = found.pairs[g.pair];
                 const AtUpper& at = at_upper[g.pair];
-                const Eigen::Vector3d outward
+                const details::SolidOutward outward
                     = details::solid_outward(a_.shape, b_.shape, pair, upper.a.rotation, upper.b.rotation);
                 contacts.push_back(details::contact_of(
                     pair, details::pose_pair(a_, b_, pair, approach), at.posed, at.closest, outward));
                 if (found.lower == 0.0) {
-                    orient_at_start(pair, at.posed, outward, contacts.back());
+                    orient_at_start(pair, at.posed, outward.out_of_b(), contacts.back());
                     take_separating_face_normal(upper, contacts.back());
                 }
             }
@@ -624,7 +624,8 @@ namespace {
         /// crossing in a face-to-face rest, a vertex a few ulps across a face), and a nested vertex's points into
         /// the solid around it. A solid's side is known: its faces point outwards, and so does the sum of an
         /// edge's two face normals. The normal is turned to point out of b and into a by whichever bodies are
-        /// solid (`direction`, solid_outward; `posed`, the pair at 0); parallel edges take that direction itself.
+        /// solid (`direction`, solid_outward's out_of_b; `posed`, the pair at 0); parallel edges take that direction
+        /// itself.
         static void orient_at_start(
             const FeaturePair& pair,
             const details::PosedPair& posed,

@@ -138,6 +138,12 @@ namespace {
                     += data->face_normals[static_cast<std::size_t>(f)];
             }
         }
+        // Each edge's direction counts as one in solid_outward, however sharp the edge (a wafer's rim sums two
+        // nearly opposite normals); a sum within rounding of zero (a flat fold) has no direction.
+        constexpr double LEAST_SUM = 1e-9;
+        for (Eigen::Vector3d& normal : data->edge_normals) {
+            normal = normal.norm() > LEAST_SUM ? details::direction_of(normal) : Eigen::Vector3d::Zero();
+        }
         data->tree.build(vertices, faces);
         return data;
     }

@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace ccdkit::test_support {
@@ -65,6 +66,46 @@ inline std::vector<PairGap> pair_gaps(const RigidBody& a, const RigidBody& b, do
         }
     }
     return out;
+}
+
+/// The offset from body b's closest point to body a's at time s (its length is the bodies' distance), by brute force
+/// over every pair of pair_gaps.
+inline Eigen::Vector3d closest_offset_between(const RigidBody& a, const RigidBody& b, double s)
+{
+    const Eigen::MatrixX3d va = posed(a, s), vb = posed(b, s);
+    Eigen::Vector3d best = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
+    const auto keep = [&best](const Eigen::Vector3d& offset) {
+        if (offset.norm() < best.norm()) {
+            best = offset;
+        }
+    };
+    const auto corner = [](const Eigen::MatrixX3d& v, const Eigen::MatrixX3i& faces, Eigen::Index f, Eigen::Index k) {
+        return Eigen::Vector3d(v.row(faces(f, k)).transpose());
+    };
+    const auto& fa = a.shape.faces();
+    const auto& fb = b.shape.faces();
+    for (Eigen::Index p = 0; p < va.rows(); ++p) {
+        for (Eigen::Index f = 0; f < fb.rows(); ++f) {
+            keep(point_triangle_closest_offset<double>(
+                va.row(p).transpose(), corner(vb, fb, f, 0), corner(vb, fb, f, 1), corner(vb, fb, f, 2)));
+        }
+    }
+    for (Eigen::Index p = 0; p < vb.rows(); ++p) {
+        for (Eigen::Index f = 0; f < fa.rows(); ++f) {
+            keep(-point_triangle_closest_offset<double>(
+                vb.row(p).transpose(), corner(va, fa, f, 0), corner(va, fa, f, 1), corner(va, fa, f, 2)));
+        }
+    }
+    const auto& ea = a.shape.edges();
+    const auto& eb = b.shape.edges();
+    for (Eigen::Index i = 0; i < ea.rows(); ++i) {
+        for (Eigen::Index j = 0; j < eb.rows(); ++j) {
+            keep(edge_edge_closest_offset<double, 3>(
+                va.row(ea(i, 0)).transpose(), va.row(ea(i, 1)).transpose(), vb.row(eb(j, 0)).transpose(),
+                vb.row(eb(j, 1)).transpose()));
+        }
+    }
+    return best;
 }
 
 } // namespace ccdkit::test_support

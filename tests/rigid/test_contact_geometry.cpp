@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "box_solid.hpp"
+#include "pair_gaps.hpp"
 #include "random_motions.hpp"
 #include "rigid/details/contact_geometry.hpp"
 
+#include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/rigid/rigid_contact.hpp>
 
 #include <gtest/gtest.h>
@@ -154,17 +156,21 @@ namespace {
         before.x[0].z() = -0.2;
         EXPECT_EQ(details::contact_of(pair, before, at).normal, Eigen::Vector3d(0, 0, -1));
         EXPECT_EQ(
-            details::contact_of(pair, before, at, details::closest_offset(at), Eigen::Vector3d(0, 0, 1)).normal,
+            details::contact_of(pair, before, at, details::closest_offset(at), { .of_b = Eigen::Vector3d(0, 0, 1) })
+                .normal,
             Eigen::Vector3d(0, 0, 1));
         // a's face against b's vertex: the normal (b towards a) is the face's inward one, -(0, 0, 1) for a face of a
         // wound as above, whatever side b's vertex came from.
         const details::FeaturePair face_vertex { details::PairKind::FACE_VERTEX, 0, 0 };
         EXPECT_EQ(
-            details::contact_of(face_vertex, before, at, details::closest_offset(at), Eigen::Vector3d(0, 0, -1)).normal,
+            details::contact_of(
+                face_vertex, before, at, details::closest_offset(at), { .of_a = Eigen::Vector3d(0, 0, 1) })
+                .normal,
             Eigen::Vector3d(0, 0, -1));
         // An outward direction square to the normal (a flat edge's, across the face) leaves the side rule.
         EXPECT_EQ(
-            details::contact_of(pair, before, at, details::closest_offset(at), Eigen::Vector3d(1, 0, 0)).normal,
+            details::contact_of(pair, before, at, details::closest_offset(at), { .of_b = Eigen::Vector3d(1, 0, 0) })
+                .normal,
             Eigen::Vector3d(0, 0, -1));
     }
 
@@ -178,7 +184,7 @@ namespace {
         return e1.cross(e2).normalized();
     }
 
-    /// The sum of the normals of the faces that hold edge e (body coordinates), found by its ends.
+    /// The unit bisector of the normals of the faces that hold edge e (body coordinates), found by its ends.
     Eigen::Vector3d edge_normal(const RigidShape& shape, Eigen::Index e)
     {
         Eigen::Vector3d sum = Eigen::Vector3d::Zero();
@@ -190,19 +196,22 @@ namespace {
             }
             sum += shared == 2 ? face_normal(shape, f) : Eigen::Vector3d::Zero();
         }
-        return sum;
+        return sum.normalized();
     }
 
     /// How many contacts expect_normals_out_of_b checked, by kind.
     struct NormalsChecked {
         int faces = 0;
         int edges = 0;
+        int contradicting = 0; ///< edge pairs whose outward directions contradict each other
     };
 
     /// Every contact's normal between two solids points out of b and into a: a face's normal is its solid's outward
-    /// one (b's, or less a's), two edges' common normal agrees with their outward directions (the sums of their faces'
-    /// normals, b's less a's) wherever those decide it, and the direction between the closest points that edges apart
-    /// past an end take never runs into b against those directions.
+    /// one (b's, or less a's). Two edges' common normal agrees with their outward directions (the bisectors of their
+    /// faces' normals: b's, and less a's) wherever both decide it alike. Where they contradict each other (the
+    /// normal lies in neither edge's cone of outward normals, so no genuine contact of the boundaries), it takes the
+    /// side the edges came from: their offset at toi_lower, where that is not nearly square to it. The direction
+    /// between the closest points that edges apart past an end take never runs into b against those directions.
     void
     expect_normals_out_of_b(const RigidBody& a, const RigidBody& b, const RigidCcdResult& r, NormalsChecked& checked)
     {
@@ -228,13 +237,30 @@ namespace {
                 const Eigen::Vector3d common = edge(a.shape, rotation_a, c.feature_a.index)
                                                    .cross(edge(b.shape, rotation_b, c.feature_b.index))
                                                    .normalized();
-                const Eigen::Vector3d outward = rotation_b * edge_normal(b.shape, c.feature_b.index)
-                    - rotation_a * edge_normal(a.shape, c.feature_a.index);
+                const Eigen::Vector3d out_of_b = rotation_b * edge_normal(b.shape, c.feature_b.index);
+                const Eigen::Vector3d out_of_a = rotation_a * edge_normal(a.shape, c.feature_a.index);
+                const Eigen::Vector3d outward = out_of_b - out_of_a;
+                const double vote_b = common.dot(out_of_b);
+                const double vote_a = -common.dot(out_of_a);
                 if (std::abs(c.normal.dot(common)) <= 1.0 - 1e-9) {
                     // The direction between their closest points (edges apart past an end): kept only where it does
                     // not run into b.
                     EXPECT_GE(c.normal.dot(outward), -1e-3 * outward.norm());
                     ++checked.edges;
+                } else if (
+                    std::abs(vote_b) > details::SENSE_COSINE && std::abs(vote_a) > details::SENSE_COSINE
+                    && (vote_b > 0.0) != (vote_a > 0.0)) {
+                    const auto end = [&r](const RigidBody& body, std::int32_t e, Eigen::Index k) {
+                        const Eigen::Vector3d u = body.shape.vertices().row(body.shape.edges()(e, k)).transpose();
+                        return body.motion.point_at(u, r.toi_lower);
+                    };
+                    const Eigen::Vector3d came_from = edge_edge_closest_offset<double, 3>(
+                        end(a, c.feature_a.index, 0), end(a, c.feature_a.index, 1), end(b, c.feature_b.index, 0),
+                        end(b, c.feature_b.index, 1));
+                    if (std::abs(came_from.normalized().dot(common)) > 1e-2) {
+                        EXPECT_GT(c.normal.dot(came_from), 0.0);
+                        ++checked.contradicting;
+                    }
                 } else if (std::abs(common.dot(outward)) > 1e-2 * outward.norm()) {
                     EXPECT_GT(c.normal.dot(outward), 0.0);
                     ++checked.edges;
@@ -277,6 +303,7 @@ namespace {
         }
         EXPECT_GT(checked.faces, 600);
         EXPECT_GT(checked.edges, 800);
+        EXPECT_GT(checked.contradicting, 5);
     }
 
     /// The review's two cases (b still): two unit cubes, a tumbling about 22 rad per step, eps 1e-3 (the closest pair
@@ -329,6 +356,71 @@ namespace {
                 expect_normals_out_of_b(a, b, r, checked);
                 EXPECT_GT(checked.faces + checked.edges, 1);
             }
+        }
+    }
+
+    /// Review finding (twenty-second session): a needle (a thin pyramid, 1.5e-6 across its base and 1 long) passing
+    /// a wafer's rim (a tetrahedron 1.7e-4 high over a unit triangle) touched it with three long edges at once. The
+    /// needle's edges decided the sense of the closest pair's normal against the rim's: the sum of the rim's two
+    /// nearly opposite face normals is 1e-3 long, and it lost to the needle's. That normal pointed into b, against
+    /// the two other contacts'. Each body's edge direction now counts alike, and every contact's normal runs along
+    /// the direction from b's feature to a's before contact.
+    TEST(ContactGeometry, NeedlePassingAWafersRim)
+    {
+        const auto pyramid = [](const Eigen::Matrix<double, 4, 3>& corners) {
+            Eigen::MatrixX3i faces(4, 3);
+            faces << 0, 2, 1, 0, 1, 3, 1, 2, 3, 0, 3, 2;
+            return RigidShape::solid(corners, faces);
+        };
+        constexpr double THIN = 1.5097361891733144e-06;
+        Eigen::Matrix<double, 4, 3> needle;
+        needle << 0, 0, 0, 1, 0, 0, 1, THIN, 0, 1, 0, THIN;
+        Eigen::Matrix<double, 4, 3> wafer;
+        wafer << 0, 0, 0, 1, 0, 0, 0.5, 0.8, 0, 0.4, 0.3, 0.00016842346142694595;
+        const RigidBody a {
+            pyramid(needle),
+            RigidMotion(
+                { Eigen::Quaterniond(
+                      0.82577180917865112, -2.0409183069194143, 0.70045508512968291, 0.90582360546055785),
+                  { -0.98593784543224416, -1.0358073705959505, 0.69782372869717713 } },
+                { 0.70169900876918978, 1.4294972471233462, -0.07085785027088054 },
+                { -3.3586444536508928, -0.58339104634897421, -0.4984725063440803 }, 1.0, { 0.75, THIN / 4, THIN / 4 })
+        };
+        const RigidBody b {
+            pyramid(wafer),
+            RigidMotion(
+                { Eigen::Quaterniond(
+                      0.66681153991660735, -1.9267634238835145, 0.31611643348023488, 0.60340336798920191),
+                  { -0.25920738502602947, 0.25265733550822617, 0.41258429942831715 } },
+                Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero())
+        };
+        const auto end = [](const RigidBody& body, std::int32_t edge, Eigen::Index k, double t) {
+            const Eigen::Vector3d u = body.shape.vertices().row(body.shape.edges()(edge, k)).transpose();
+            return body.motion.point_at(u, t);
+        };
+        for (const RigidCcdMethod method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
+            SCOPED_TRACE(testing::Message() << "method " << static_cast<int>(method));
+            RigidCcdOptions options;
+            options.eps = 1e-6;
+            options.method = method;
+            const RigidCcdResult r = rigid_time_of_contact(a, b, options);
+            ASSERT_TRUE(r.hit);
+            ASSERT_GT(r.toi_lower, 0.5);
+            int edge_pairs = 0;
+            for (const RigidContact& c : r.contacts) {
+                if (c.feature_a.kind != RigidFeatureKind::EDGE || c.feature_b.kind != RigidFeatureKind::EDGE) {
+                    continue;
+                }
+                const double t = r.toi_lower;
+                const Eigen::Vector3d b_to_a = edge_edge_closest_offset<double, 3>(
+                    end(a, c.feature_a.index, 0, t), end(a, c.feature_a.index, 1, t), end(b, c.feature_b.index, 0, t),
+                    end(b, c.feature_b.index, 1, t));
+                EXPECT_GT(c.normal.dot(b_to_a.normalized()), 0.99)
+                    << "edges " << c.feature_a.index << ", " << c.feature_b.index << ": normal "
+                    << c.normal.transpose();
+                ++edge_pairs;
+            }
+            EXPECT_GE(edge_pairs, 2);
         }
     }
 

@@ -230,12 +230,20 @@ segment_end_direction(const PosedPair& posed, const Eigen::Vector3d& offset, con
     return (posed.x[0] - posed.y[0]).dot(normal);
 }
 
-/// A direction out of body b and into body a at the pair's features, from the faces of whichever bodies are solid
-/// (closed and wound outwards, so that a face's normal points out of its body, and so does the sum of an edge's two
-/// face normals): b's face normal for a vertex against b's face, less a's for a's face against a vertex, b's edge
-/// normal less a's for two edges; zero where neither body is solid. `rotation_a` and `rotation_b` turn the bodies'
-/// coordinates into the world's.
-[[nodiscard]] inline Eigen::Vector3d solid_outward(
+/// Where each solid body points outwards at a pair's features (closed and wound outwards, a face's normal points out
+/// of its body, and so does the unit bisector of an edge's two face normals), world coordinates: b's face normal for
+/// a vertex against b's face, a's for a's face against a vertex, each edge's for two edges; zero for a body that is
+/// not solid, or for the vertex's side.
+struct SolidOutward {
+    Eigen::Vector3d of_a = Eigen::Vector3d::Zero();
+    Eigen::Vector3d of_b = Eigen::Vector3d::Zero();
+
+    /// A direction out of body b and into body a, where the two agree.
+    [[nodiscard]] Eigen::Vector3d out_of_b() const { return of_b - of_a; }
+};
+
+/// The pair's SolidOutward; `rotation_a` and `rotation_b` turn the bodies' coordinates into the world's.
+[[nodiscard]] inline SolidOutward solid_outward(
     const RigidShape& a,
     const RigidShape& b,
     const FeaturePair& pair,
@@ -249,44 +257,65 @@ segment_end_direction(const PosedPair& posed, const Eigen::Vector3d& offset, con
     };
     switch (pair.kind) {
     case PairKind::VERTEX_FACE:
-        return outward(b, rotation_b, b.mesh_data().face_normals, pair.b);
+        return { .of_b = outward(b, rotation_b, b.mesh_data().face_normals, pair.b) };
     case PairKind::FACE_VERTEX:
-        return -outward(a, rotation_a, a.mesh_data().face_normals, pair.a);
+        return { .of_a = outward(a, rotation_a, a.mesh_data().face_normals, pair.a) };
     case PairKind::EDGE_EDGE:
         break;
     }
-    return outward(b, rotation_b, b.mesh_data().edge_normals, pair.b)
-        - outward(a, rotation_a, a.mesh_data().edge_normals, pair.a);
+    return { .of_a = outward(a, rotation_a, a.mesh_data().edge_normals, pair.a),
+             .of_b = outward(b, rotation_b, b.mesh_data().edge_normals, pair.b) };
+}
+
+/// Least |cosine| between a normal and a solid's outward direction for that solid to decide the normal's sense: an
+/// edge pair whose normal lies nearly square to an edge's outward direction (a flat edge across a face) leaves it.
+inline constexpr double SENSE_COSINE = 1e-3;
+
+/// The sense the solids give `normal`, a direction from the pair's feature y towards its feature x: +1 as it is, -1
+/// turned, 0 where they leave it open. Each solid votes by its outward direction (`y_out` along the normal, `x_out`
+/// against it) unless the normal is nearly square to it. Votes that differ mean the pair is no true contact of the
+/// two boundaries (its normal lies in neither's cone of outward normals: a needle's edge passing a wafer's rim, the
+/// closest pair there), and neither solid's direction can be trusted over the other's: they leave it open, and the
+/// side the features came from decides.
+[[nodiscard]] inline int
+solids_sense(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const Eigen::Vector3d& x_out)
+{
+    const auto sense = [&normal](const Eigen::Vector3d& direction) {
+        const double along = normal.dot(direction);
+        return std::abs(along) > SENSE_COSINE * direction.norm() ? (along > 0.0 ? 1 : -1) : 0;
+    };
+    const int y_vote = sense(y_out);
+    const int x_vote = sense(-x_out);
+    const int votes = y_vote * x_vote < 0 ? 0 : y_vote + x_vote;
+    return (votes > 0) - (votes < 0);
 }
 
 /// The contact of a pair found at `upper`, posed there (`at`, with its closest_offset `closest`) and at `approach`
 /// (`before`, before contact): point and gap at `upper`; the normal there, turned to point from body b towards body
-/// a. A face's normal or the edges' common normal takes its sense from `out_of_b` (solid_outward) where the bodies
-/// are solid and that direction decides it (not nearly square to the normal), else from the side the vertex (edge)
-/// was on before. (The side of a face's plane or of the edges' lines tells where the features came from only where
-/// the vertex lies over the face and the edges' closest points inside both: a pair kept within the slack of the
-/// closest may have its vertex behind the plane of a face it lies beside, or its edges on the far side of each
-/// other's lines, and then pointed into b.) Edges apart whose closest points include an end take the direction
-/// between those points (segment_end_direction) where it agrees with their side before and does not run into a
-/// solid b (against out_of_b, where that decides).
+/// a. A face's normal or the edges' common normal takes its sense from `outward` (solid_outward) where the bodies
+/// are solid and decide it (solids_sense), else from the side the vertex (edge) was on before. (The side of a face's
+/// plane or of the edges' lines tells where the features came from only where the vertex lies over the face and the
+/// edges' closest points inside both: a pair kept within the slack of the closest may have its vertex behind the plane
+/// of a face it lies beside, or its edges on the far side of each other's lines, and then pointed into b.) Edges apart
+/// whose closest points include an end take the direction between those points (segment_end_direction) where it agrees
+/// with their side before and does not run into a solid b (against outward.out_of_b(), where that decides).
 [[nodiscard]] inline RigidContact contact_of(
     const FeaturePair& pair,
     const PosedPair& before,
     const PosedPair& at,
     const ClosestOffset& closest,
-    const Eigen::Vector3d& out_of_b = Eigen::Vector3d::Zero())
+    const SolidOutward& outward = {})
 {
-    /// Least |cosine| between the normal and out_of_b for the solids to decide its sense: an edge pair whose normal
-    /// lies nearly square to its edges' outward directions (a flat edge across a face) keeps the side rule.
-    constexpr double SENSE_COSINE = 1e-3;
-
     RigidContact contact;
     contact.point = closest.midpoint;
     contact.gap = length_of(closest.offset);
-    // How far a direction from y towards x (from b towards a but for a's face against b's vertex) runs along the
-    // solids' outward direction, and whether that decides its sense.
-    const Eigen::Vector3d outward = pair.kind == PairKind::FACE_VERTEX ? Eigen::Vector3d(-out_of_b) : out_of_b;
-    const double decisive = SENSE_COSINE * outward.norm();
+    // The solids' outward directions at y and at x (y is b's feature but for a's face against b's vertex), and how
+    // far a direction from y towards x must run against their difference to go into y's body.
+    const bool y_is_a = pair.kind == PairKind::FACE_VERTEX;
+    const Eigen::Vector3d& y_out = y_is_a ? outward.of_a : outward.of_b;
+    const Eigen::Vector3d& x_out = y_is_a ? outward.of_b : outward.of_a;
+    const Eigen::Vector3d out_of_y = y_out - x_out;
+    const double decisive = SENSE_COSINE * out_of_y.norm();
     Eigen::Vector3d normal = raw_normal(at);
     const Eigen::Vector3d normal_before = raw_normal(before);
     if (normal.isZero() || normal_before.isZero()) {
@@ -294,16 +323,16 @@ segment_end_direction(const PosedPair& posed, const Eigen::Vector3d& offset, con
         const Eigen::Vector3d offset = direction_of(closest_offset(before).offset);
         normal = offset.isZero() ? Eigen::Vector3d::UnitZ() : offset;
     } else if (const Eigen::Vector3d end = segment_end_direction(at, closest.offset, normal);
-               !end.isZero() && end.dot(closest_offset(before).offset) > 0.0 && !(end.dot(outward) < -decisive)) {
+               !end.isZero() && end.dot(closest_offset(before).offset) > 0.0 && !(end.dot(out_of_y) < -decisive)) {
         // (An end that passed through the other edge by `upper`, within eps, points back across it: the side the
         // edges came from decides then; so does an end that went into a solid b.)
         normal = end;
-    } else if (const double along = normal.dot(outward);
-               std::abs(along) > decisive ? along < 0.0 : side_of(before, normal_before) < 0.0) {
+    } else if (const int sense = solids_sense(normal, y_out, x_out);
+               sense != 0 ? sense < 0 : side_of(before, normal_before) < 0.0) {
         normal = -normal;
     }
     // The normal now points from y towards x; x belongs to body a except for a face-vertex pair.
-    contact.normal = pair.kind == PairKind::FACE_VERTEX ? Eigen::Vector3d(-normal) : normal;
+    contact.normal = y_is_a ? Eigen::Vector3d(-normal) : normal;
     switch (pair.kind) {
     case PairKind::VERTEX_FACE:
         contact.feature_a = { RigidFeatureKind::VERTEX, pair.a };

@@ -44,8 +44,9 @@ struct MeshShapeData {
     /// Per face, its unit normal as wound (unit_face_normal), computed once: resting contacts ask for the normals
     /// of the faces around each contact point.
     std::vector<Eigen::Vector3d> face_normals;
-    /// Per edge, the sum of its faces' unit normals (body coordinates): on a solid it points out of the body at the
-    /// edge, which orients the normals of contacts between solids (solid_outward in contact_geometry.hpp).
+    /// Per edge, the unit bisector of its faces' normals (body coordinates; zero where they are opposite): on a solid
+    /// it points out of the body at the edge, which orients the normals of contacts between solids (solid_outward in
+    /// contact_geometry.hpp).
     std::vector<Eigen::Vector3d> edge_normals;
 };
 
