@@ -172,7 +172,7 @@ std::vector<RigidContact> convex_contacts(
         if (m.gap <= closest + slack + margin) {
             out.push_back(contact_of(
                 m.pair, posed_at(m.pair, a.lower_points, b.lower_points), posed_at(m.pair, pa, pb), m.closest,
-                solid_outward(shape_a, shape_b, m.pair, a.upper_rotation, b.upper_rotation)));
+                solid_outward(shape_a, shape_b, m.pair, a.upper_rotation, b.upper_rotation), lower > 0.0));
         }
     }
     std::sort(out.begin(), out.end(), [](const RigidContact& x, const RigidContact& y) { return x.gap < y.gap; });

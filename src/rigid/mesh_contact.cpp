@@ -610,7 +610,8 @@ namespace {
                 const details::SolidOutward outward
                     = details::solid_outward(a_.shape, b_.shape, pair, upper.a.rotation, upper.b.rotation);
                 contacts.push_back(details::contact_of(
-                    pair, details::pose_pair(a_, b_, pair, approach), at.posed, at.closest, outward));
+                    pair, details::pose_pair(a_, b_, pair, approach), at.posed, at.closest, outward,
+                    found.lower > 0.0));
                 if (found.lower == 0.0) {
                     orient_at_start(pair, at.posed, outward.out_of_b(), contacts.back());
                     take_separating_face_normal(upper, contacts.back());

@@ -424,5 +424,46 @@ namespace {
         }
     }
 
+    /// Review finding (twenty-second session): a vertex that passes through a body thinner than it travels over the
+    /// final interval (the slab here is 2e-7 to 2e-5 thick; the vertex falls 1e-5 in eps) lies beyond the slab's far
+    /// face by toi_upper, and that face's pair can be the closest. Its outward normal pointed back the way the vertex
+    /// came: the first contact's normal was 180 degrees off. A vertex that lay behind a face and over it before
+    /// contact takes the side it came from: every contact's normal points up, out of the slab's top.
+    TEST(ContactGeometry, VertexThroughASlabThinnerThanItsTravel)
+    {
+        Eigen::Matrix<double, 4, 3> corners;
+        corners << 0, 0, 0, 0.3, 0, 0.4, 0, 0.3, 0.4, -0.3, -0.3, 0.4;
+        Eigen::MatrixX3i faces(4, 3);
+        faces << 0, 2, 1, 0, 1, 3, 1, 2, 3, 0, 3, 2;
+        const RigidBody tip {
+            RigidShape::solid(corners, faces),
+            RigidMotion({ Eigen::Quaterniond::Identity(), { 0.1, 0.05, 0.5 } }, { 0, 0, -10 }, Eigen::Vector3d::Zero())
+        };
+        int far_faces = 0;
+        for (const double half_thickness : { 1e-7, 1e-6, 1e-5 }) {
+            const RigidBody slab { test_support::box_solid({ 1, 1, half_thickness }), RigidMotion() };
+            for (const RigidCcdMethod method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
+                SCOPED_TRACE(
+                    testing::Message() << "half thickness " << half_thickness << ", method "
+                                       << static_cast<int>(method));
+                RigidCcdOptions options;
+                options.eps = 1e-6;
+                options.method = method;
+                const RigidCcdResult r = rigid_time_of_contact(tip, slab, options);
+                ASSERT_TRUE(r.hit);
+                ASSERT_FALSE(r.contacts.empty());
+                for (const RigidContact& c : r.contacts) {
+                    EXPECT_GT(c.normal.z(), 1.0 - 1e-12) << "face " << c.feature_b.index;
+                    // (the slab's bottom, as box_solid winds it, faces -z)
+                    far_faces += slab.motion.rotation_at(0.0) * face_normal(slab.shape, c.feature_b.index)
+                            == Eigen::Vector3d(0, 0, -1)
+                        ? 1
+                        : 0;
+                }
+            }
+        }
+        EXPECT_GE(far_faces, 4);
+    }
+
 } // namespace
 } // namespace ccdkit

@@ -166,8 +166,11 @@ void check_rigid_ccd_options(const RigidCcdOptions& options);
 /// Bodies that touch or overlap at t = 0 (surfaces that meet, or a body with a part inside a solid) have their
 /// contact at 0 whatever their velocities, moving apart included; a body nested in a solid reports the inside
 /// point against the solid's nearest face. Between solids, contact normals point out of b and into a as their faces
-/// say (a face's outward normal; two edges' common normal turned to agree with the sums of their faces' normals, b's
-/// less a's, where those decide it); between soups, to the side the features came from.
+/// say (a face's outward normal; two edges' common normal turned to agree with each edge's outward direction, the
+/// bisector of its faces' normals, where those decide it; where the two edges' directions contradict each other,
+/// as for a needle's edge passing a wafer's rim, and for a vertex that came through a body thinner than its travel
+/// over [toi_lower, toi_upper] to the far face, to the side the features came from); between soups, to the side the
+/// features came from.
 /// @throws std::invalid_argument for eps or t_max outside (0, 1], a negative chord_tolerance or
 ///         surface_resolution, max_surface_regions, max_surface_tests or max_pair_tests below 1, or steps of different
 ///         lengths

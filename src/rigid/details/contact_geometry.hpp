@@ -290,21 +290,39 @@ solids_sense(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const 
     return (votes > 0) - (votes < 0);
 }
 
+/// Whether a vertex-face pair's vertex lay behind the face and over it before contact (`before`; `face_out`, the
+/// solid's outward direction there): apart from the body, the vertex was then beyond its far side. The face is the far
+/// face of a body thinner than the vertex travels over the interval, reached by passing through by `upper` (within
+/// eps): its outward normal points back the way the vertex came, and the side it came from decides instead.
+[[nodiscard]] inline bool behind_and_over_face(const PosedPair& before, const Eigen::Vector3d& face_out)
+{
+    constexpr double ANTIPARALLEL_COSINE = 1.0 - 1e-9; ///< the offset from a point inside the face is along its normal
+    if (before.edges || !((before.x[0] - before.y[0]).dot(face_out) < 0.0)) {
+        return false; // (in front of the face's plane, or no solid: the cheap test first)
+    }
+    const Eigen::Vector3d offset = closest_offset(before).offset;
+    return length_of(offset) > GAP_BOUND_ROUNDING * magnitude(before)
+        && direction_of(offset).dot(face_out) < -ANTIPARALLEL_COSINE * face_out.norm();
+}
+
 /// The contact of a pair found at `upper`, posed there (`at`, with its closest_offset `closest`) and at `approach`
 /// (`before`, before contact): point and gap at `upper`; the normal there, turned to point from body b towards body
 /// a. A face's normal or the edges' common normal takes its sense from `outward` (solid_outward) where the bodies
-/// are solid and decide it (solids_sense), else from the side the vertex (edge) was on before. (The side of a face's
-/// plane or of the edges' lines tells where the features came from only where the vertex lies over the face and the
-/// edges' closest points inside both: a pair kept within the slack of the closest may have its vertex behind the plane
-/// of a face it lies beside, or its edges on the far side of each other's lines, and then pointed into b.) Edges apart
-/// whose closest points include an end take the direction between those points (segment_end_direction) where it agrees
-/// with their side before and does not run into a solid b (against outward.out_of_b(), where that decides).
+/// are solid and decide it (solids_sense; not for a vertex that came through a thin body, behind_and_over_face, where
+/// the bodies were `apart_before`: not at a contact at 0), else from the side the vertex (edge) was on before. (The
+/// side of a face's plane or of the edges' lines tells where the features came from only where the vertex lies over the
+/// face and the edges' closest points inside both: a pair kept within the slack of the closest may have its vertex
+/// behind the plane of a face it lies beside, or its edges on the far side of each other's lines, and then pointed into
+/// b.) Edges apart whose closest points include an end take the direction between those points (segment_end_direction)
+/// where it agrees with their side before and does not run into a solid b (against outward.out_of_b(), where that
+/// decides).
 [[nodiscard]] inline RigidContact contact_of(
     const FeaturePair& pair,
     const PosedPair& before,
     const PosedPair& at,
     const ClosestOffset& closest,
-    const SolidOutward& outward = {})
+    const SolidOutward& outward = {},
+    bool apart_before = true)
 {
     RigidContact contact;
     contact.point = closest.midpoint;
@@ -327,7 +345,8 @@ solids_sense(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const 
         // (An end that passed through the other edge by `upper`, within eps, points back across it: the side the
         // edges came from decides then; so does an end that went into a solid b.)
         normal = end;
-    } else if (const int sense = solids_sense(normal, y_out, x_out);
+    } else if (const int sense
+               = apart_before && behind_and_over_face(before, y_out) ? 0 : solids_sense(normal, y_out, x_out);
                sense != 0 ? sense < 0 : side_of(before, normal_before) < 0.0) {
         normal = -normal;
     }
