@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <random>
 #include <utility>
@@ -93,6 +95,26 @@ TEST(ClosestOffset, AgreesWithSampling)
             EXPECT_LE(value, sampled + 1e-12) << "case " << i << " pe " << pe << " pt " << pt << " ee " << ee;
             EXPECT_GE(value, sampled - spacing) << "case " << i;
         }
+    }
+}
+
+/// A point over a sliver (a needle's face: 1 long, 1.4e-5 across), near one of its long sides, at a few heights: the
+/// distance is the height over the plane. Barycentric coordinates from the sides' Gram determinant (which loses most
+/// of its digits to cancellation there) had put such points outside and measured to the side, 2.8e-7 for 1.4e-7.
+TEST(ClosestOffset, PointOverASliver)
+{
+    constexpr double WIDE = 1.4225464088211761e-05;
+    const V t0(0, 0, 0), t1(1, WIDE, 0), t2(1, 0, 0);
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> along(0.05, 0.95), inside(0.01, 0.99);
+    for (int k = 0; k < 2000; ++k) {
+        const double x = along(rng);
+        // 2e-9 to 2e-7 of the width from the long side y = 0, inside the sliver.
+        const double y = std::min(x * WIDE * inside(rng), x * WIDE * std::pow(10.0, -2.0 - 2.0 * inside(rng)));
+        const double height = std::pow(10.0, -9.0 + 3.0 * inside(rng)) * (k % 2 == 0 ? 1.0 : -1.0);
+        const V p(x, y, height);
+        const V offset = point_triangle_closest_offset<double>(p, t0, t1, t2);
+        EXPECT_NEAR(offset.norm(), std::abs(height), 1e-9 * std::abs(height)) << "point " << p.transpose();
     }
 }
 
