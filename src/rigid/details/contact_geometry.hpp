@@ -275,10 +275,11 @@ inline constexpr double SENSE_COSINE = 1e-3;
 /// turned, 0 where they leave it open. Each solid votes by its outward direction (`y_out` along the normal, `x_out`
 /// against it) unless the normal is nearly square to it. Votes that differ mean the pair is no true contact of the
 /// two boundaries (its normal lies in neither's cone of outward normals: a needle's edge passing a wafer's rim, the
-/// closest pair there), and neither solid's direction can be trusted over the other's: they leave it open, and the
-/// side the features came from decides.
-[[nodiscard]] inline int
-solids_sense(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const Eigen::Vector3d& x_out)
+/// closest pair there), and neither solid's direction can be trusted over the other's: where the features were
+/// `apart_before` they leave it open, and the side the features came from decides; where they touched (a contact at
+/// 0, whose side is rounding noise) the directions' difference does.
+[[nodiscard]] inline int solids_sense(
+    const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const Eigen::Vector3d& x_out, bool apart_before)
 {
     const auto sense = [&normal](const Eigen::Vector3d& direction) {
         const double along = normal.dot(direction);
@@ -286,7 +287,10 @@ solids_sense(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const 
     };
     const int y_vote = sense(y_out);
     const int x_vote = sense(-x_out);
-    const int votes = y_vote * x_vote < 0 ? 0 : y_vote + x_vote;
+    if (y_vote * x_vote < 0) {
+        return apart_before ? 0 : sense(y_out - x_out);
+    }
+    const int votes = y_vote + x_vote;
     return (votes > 0) - (votes < 0);
 }
 
@@ -345,8 +349,9 @@ solids_sense(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const 
         // (An end that passed through the other edge by `upper`, within eps, points back across it: the side the
         // edges came from decides then; so does an end that went into a solid b.)
         normal = end;
-    } else if (const int sense
-               = apart_before && behind_and_over_face(before, y_out) ? 0 : solids_sense(normal, y_out, x_out);
+    } else if (const int sense = apart_before && behind_and_over_face(before, y_out)
+                   ? 0
+                   : solids_sense(normal, y_out, x_out, apart_before);
                sense != 0 ? sense < 0 : side_of(before, normal_before) < 0.0) {
         normal = -normal;
     }
