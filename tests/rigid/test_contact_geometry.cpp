@@ -441,28 +441,33 @@ namespace {
         };
         int far_faces = 0;
         for (const double half_thickness : { 1e-7, 1e-6, 1e-5 }) {
-            const RigidBody slab { test_support::box_solid({ 1, 1, half_thickness }), RigidMotion() };
-            for (const RigidCcdMethod method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
-                SCOPED_TRACE(
-                    testing::Message() << "half thickness " << half_thickness << ", method "
-                                       << static_cast<int>(method));
-                RigidCcdOptions options;
-                options.eps = 1e-6;
-                options.method = method;
-                const RigidCcdResult r = rigid_time_of_contact(tip, slab, options);
-                ASSERT_TRUE(r.hit);
-                ASSERT_FALSE(r.contacts.empty());
-                for (const RigidContact& c : r.contacts) {
-                    EXPECT_GT(c.normal.z(), 1.0 - 1e-12) << "face " << c.feature_b.index;
-                    // (the slab's bottom, as box_solid winds it, faces -z)
-                    far_faces += slab.motion.rotation_at(0.0) * face_normal(slab.shape, c.feature_b.index)
-                            == Eigen::Vector3d(0, 0, -1)
-                        ? 1
-                        : 0;
+            // Still, and tilting about x: the faces' outward normals at toi_upper then differ from the faces as
+            // they stood at toi_lower by 3e-6 rad, about the vertex's height over them across the face.
+            for (const double spin : { 0.0, 3.0 }) {
+                const RigidBody slab { test_support::box_solid({ 1, 1, half_thickness }),
+                                       RigidMotion(
+                                           { Eigen::Quaterniond::Identity(), Eigen::Vector3d::Zero() },
+                                           Eigen::Vector3d::Zero(), { spin, 0, 0 }) };
+                for (const RigidCcdMethod method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
+                    SCOPED_TRACE(
+                        testing::Message() << "half thickness " << half_thickness << ", spin " << spin << ", method "
+                                           << static_cast<int>(method));
+                    RigidCcdOptions options;
+                    options.eps = 1e-6;
+                    options.method = method;
+                    const RigidCcdResult r = rigid_time_of_contact(tip, slab, options);
+                    ASSERT_TRUE(r.hit);
+                    ASSERT_FALSE(r.contacts.empty());
+                    const Eigen::Vector3d up = slab.motion.rotation_at(r.toi_upper).col(2);
+                    for (const RigidContact& c : r.contacts) {
+                        EXPECT_GT(c.normal.dot(up), 1.0 - 1e-12) << "face " << c.feature_b.index;
+                        // (the slab's bottom, as box_solid winds it, faces -z)
+                        far_faces += face_normal(slab.shape, c.feature_b.index) == Eigen::Vector3d(0, 0, -1) ? 1 : 0;
+                    }
                 }
             }
         }
-        EXPECT_GE(far_faces, 4);
+        EXPECT_GE(far_faces, 8);
     }
 
 } // namespace

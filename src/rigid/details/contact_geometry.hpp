@@ -295,18 +295,24 @@ inline constexpr double SENSE_COSINE = 1e-3;
 }
 
 /// Whether a vertex-face pair's vertex lay behind the face and over it before contact (`before`; `face_out`, the
-/// solid's outward direction there): apart from the body, the vertex was then beyond its far side. The face is the far
-/// face of a body thinner than the vertex travels over the interval, reached by passing through by `upper` (within
-/// eps): its outward normal points back the way the vertex came, and the side it came from decides instead.
+/// solid's outward direction at `upper`, which only tells the sense): apart from the body, the vertex was then beyond
+/// its far side. The face is the far face of a body thinner than the vertex travels over the interval, reached by
+/// passing through by `upper` (within eps): its outward normal points back the way the vertex came, and the side it
+/// came from decides instead. Both tests take the face as posed at `before` (the body may turn over the interval, and
+/// the vertex lies far from the face's corners).
 [[nodiscard]] inline bool behind_and_over_face(const PosedPair& before, const Eigen::Vector3d& face_out)
 {
-    constexpr double ANTIPARALLEL_COSINE = 1.0 - 1e-9; ///< the offset from a point inside the face is along its normal
-    if (before.edges || !((before.x[0] - before.y[0]).dot(face_out) < 0.0)) {
+    constexpr double PARALLEL_COSINE = 1.0 - 1e-9; ///< the offset from a point inside the face is along its normal
+    if (before.edges) {
+        return false;
+    }
+    const Eigen::Vector3d normal = direction_of((before.y[1] - before.y[0]).cross(before.y[2] - before.y[0]));
+    if (!((before.x[0] - before.y[0]).dot(normal) * normal.dot(face_out) < 0.0)) {
         return false; // (in front of the face's plane, or no solid: the cheap test first)
     }
     const Eigen::Vector3d offset = closest_offset(before).offset;
     return length_of(offset) > GAP_BOUND_ROUNDING * magnitude(before)
-        && direction_of(offset).dot(face_out) < -ANTIPARALLEL_COSINE * face_out.norm();
+        && std::abs(direction_of(offset).dot(normal)) > PARALLEL_COSINE;
 }
 
 /// The contact of a pair found at `upper`, posed there (`at`, with its closest_offset `closest`) and at `approach`
