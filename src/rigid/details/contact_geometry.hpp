@@ -283,7 +283,7 @@ inline constexpr double SENSE_COSINE = 1e-3;
 {
     const auto sense = [&normal](const Eigen::Vector3d& direction) {
         const double along = normal.dot(direction);
-        return std::abs(along) > SENSE_COSINE * direction.norm() ? (along > 0.0 ? 1 : -1) : 0;
+        return along * along > SENSE_COSINE * SENSE_COSINE * direction.squaredNorm() ? (along > 0.0 ? 1 : -1) : 0;
     };
     const int y_vote = sense(y_out);
     const int x_vote = sense(-x_out);
@@ -306,13 +306,14 @@ inline constexpr double SENSE_COSINE = 1e-3;
     if (before.edges) {
         return false;
     }
-    const Eigen::Vector3d normal = direction_of((before.y[1] - before.y[0]).cross(before.y[2] - before.y[0]));
-    if (!((before.x[0] - before.y[0]).dot(normal) * normal.dot(face_out) < 0.0)) {
+    const Eigen::Vector3d normal = (before.y[1] - before.y[0]).cross(before.y[2] - before.y[0]);
+    const double side = (before.x[0] - before.y[0]).dot(normal), outward = normal.dot(face_out);
+    if (!((side < 0.0 && outward > 0.0) || (side > 0.0 && outward < 0.0))) {
         return false; // (in front of the face's plane, or no solid: the cheap test first)
     }
     const Eigen::Vector3d offset = closest_offset(before).offset;
     return length_of(offset) > GAP_BOUND_ROUNDING * magnitude(before)
-        && std::abs(direction_of(offset).dot(normal)) > PARALLEL_COSINE;
+        && std::abs(direction_of(offset).dot(direction_of(normal))) > PARALLEL_COSINE;
 }
 
 /// The contact of a pair found at `upper`, posed there (`at`, with its closest_offset `closest`) and at `approach`
@@ -343,15 +344,15 @@ inline constexpr double SENSE_COSINE = 1e-3;
     const Eigen::Vector3d& y_out = y_is_a ? outward.of_a : outward.of_b;
     const Eigen::Vector3d& x_out = y_is_a ? outward.of_b : outward.of_a;
     const Eigen::Vector3d out_of_y = y_out - x_out;
-    const double decisive = SENSE_COSINE * out_of_y.norm();
     Eigen::Vector3d normal = raw_normal(at);
     const Eigen::Vector3d normal_before = raw_normal(before);
     if (normal.isZero() || normal_before.isZero()) {
         // Parallel edges or a collapsed face: the direction between the features, when they are apart.
         const Eigen::Vector3d offset = direction_of(closest_offset(before).offset);
         normal = offset.isZero() ? Eigen::Vector3d::UnitZ() : offset;
-    } else if (const Eigen::Vector3d end = segment_end_direction(at, closest.offset, normal);
-               !end.isZero() && end.dot(closest_offset(before).offset) > 0.0 && !(end.dot(out_of_y) < -decisive)) {
+    } else if (const Eigen::Vector3d end = segment_end_direction(at, closest.offset, normal); !end.isZero()
+               && end.dot(closest_offset(before).offset) > 0.0
+               && !(end.dot(out_of_y) < -SENSE_COSINE * out_of_y.norm())) {
         // (An end that passed through the other edge by `upper`, within eps, points back across it: the side the
         // edges came from decides then; so does an end that went into a solid b.)
         normal = end;
