@@ -435,39 +435,46 @@ namespace {
         corners << 0, 0, 0, 0.3, 0, 0.4, 0, 0.3, 0.4, -0.3, -0.3, 0.4;
         Eigen::MatrixX3i faces(4, 3);
         faces << 0, 2, 1, 0, 1, 3, 1, 2, 3, 0, 3, 2;
-        const RigidBody tip {
-            RigidShape::solid(corners, faces),
-            RigidMotion({ Eigen::Quaterniond::Identity(), { 0.1, 0.05, 0.5 } }, { 0, 0, -10 }, Eigen::Vector3d::Zero())
-        };
+        const RigidShape tip_shape = RigidShape::solid(corners, faces);
         int far_faces = 0;
-        for (const double half_thickness : { 1e-7, 1e-6, 1e-5 }) {
-            // Still, and tilting about x: the faces' outward normals at toi_upper then differ from the faces as
-            // they stood at toi_lower by 3e-6 rad, about the vertex's height over them across the face.
-            for (const double spin : { 0.0, 3.0 }) {
-                const RigidBody slab { test_support::box_solid({ 1, 1, half_thickness }),
-                                       RigidMotion(
-                                           { Eigen::Quaterniond::Identity(), Eigen::Vector3d::Zero() },
-                                           Eigen::Vector3d::Zero(), { spin, 0, 0 }) };
-                for (const RigidCcdMethod method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
-                    SCOPED_TRACE(
-                        testing::Message() << "half thickness " << half_thickness << ", spin " << spin << ", method "
-                                           << static_cast<int>(method));
-                    RigidCcdOptions options;
-                    options.eps = 1e-6;
-                    options.method = method;
-                    const RigidCcdResult r = rigid_time_of_contact(tip, slab, options);
-                    ASSERT_TRUE(r.hit);
-                    ASSERT_FALSE(r.contacts.empty());
-                    const Eigen::Vector3d up = slab.motion.rotation_at(r.toi_upper).col(2);
-                    for (const RigidContact& c : r.contacts) {
-                        EXPECT_GT(c.normal.dot(up), 1.0 - 1e-12) << "face " << c.feature_b.index;
-                        // (the slab's bottom, as box_solid winds it, faces -z)
-                        far_faces += face_normal(slab.shape, c.feature_b.index) == Eigen::Vector3d(0, 0, -1) ? 1 : 0;
-                    }
+        const auto check = [&](double half_thickness, double spin, const Eigen::Vector3d& origin) {
+            const RigidBody tip { tip_shape,
+                                  RigidMotion(
+                                      { Eigen::Quaterniond::Identity(), origin + Eigen::Vector3d(0.1, 0.05, 0.5) },
+                                      { 0, 0, -10 }, Eigen::Vector3d::Zero()) };
+            const RigidBody slab {
+                test_support::box_solid({ 1, 1, half_thickness }),
+                RigidMotion({ Eigen::Quaterniond::Identity(), origin }, Eigen::Vector3d::Zero(), { spin, 0, 0 })
+            };
+            for (const RigidCcdMethod method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
+                SCOPED_TRACE(
+                    testing::Message() << "half thickness " << half_thickness << ", spin " << spin << ", origin "
+                                       << origin.x() << ", method " << static_cast<int>(method));
+                RigidCcdOptions options;
+                options.eps = 1e-6;
+                options.method = method;
+                const RigidCcdResult r = rigid_time_of_contact(tip, slab, options);
+                ASSERT_TRUE(r.hit);
+                ASSERT_FALSE(r.contacts.empty());
+                const Eigen::Vector3d up = slab.motion.rotation_at(r.toi_upper).col(2);
+                for (const RigidContact& c : r.contacts) {
+                    EXPECT_GT(c.normal.dot(up), 1.0 - 1e-9) << "face " << c.feature_b.index;
+                    // (the slab's bottom, as box_solid winds it, faces -z)
+                    far_faces += face_normal(slab.shape, c.feature_b.index) == Eigen::Vector3d(0, 0, -1) ? 1 : 0;
                 }
             }
+        };
+        for (const double half_thickness : { 1e-7, 1e-6, 1e-5 }) {
+            // Still, and tilting about x: the faces' outward normals at toi_upper then differ from the faces as
+            // they stood at toi_lower by 3e-6 rad, about the vertex's height over them across the face. And 1e6 from
+            // the origin, where the posed points' rounding is 1e-10 (a rounding allowance of 1e-9 of the magnitude
+            // there, 1e-3, had left every offset under it undecided).
+            for (const double spin : { 0.0, 3.0 }) {
+                check(half_thickness, spin, Eigen::Vector3d::Zero());
+            }
+            check(half_thickness, 0.0, Eigen::Vector3d::Constant(1e6));
         }
-        EXPECT_GE(far_faces, 8);
+        EXPECT_GE(far_faces, 12);
     }
 
 } // namespace

@@ -303,6 +303,10 @@ inline constexpr double SENSE_COSINE = 1e-3;
 [[nodiscard]] inline bool behind_and_over_face(const PosedPair& before, const Eigen::Vector3d& face_out)
 {
     constexpr double PARALLEL_COSINE = 1.0 - 1e-9; ///< the offset from a point inside the face is along its normal
+    /// The vertex counts as behind only beyond the posed points' rounding: the motion's, a few dozen ulps of their
+    /// magnitude (RigidMotion::point_error_bound), with a tenfold margin (GAP_BOUND_ROUNDING's 1e-9 would leave a
+    /// vertex passing a slab 2e-7 thick 1e6 from the origin undecided under 1e-3).
+    constexpr double POSED_ROUNDING = 1e-13;
     if (before.edges) {
         return false;
     }
@@ -312,7 +316,7 @@ inline constexpr double SENSE_COSINE = 1e-3;
         return false; // (in front of the face's plane, or no solid: the cheap test first)
     }
     const Eigen::Vector3d offset = closest_offset(before).offset;
-    return length_of(offset) > GAP_BOUND_ROUNDING * magnitude(before)
+    return length_of(offset) > POSED_ROUNDING * magnitude(before)
         && std::abs(direction_of(offset).dot(direction_of(normal))) > PARALLEL_COSINE;
 }
 
