@@ -204,16 +204,19 @@ namespace {
         int faces = 0;
         int edges = 0;
         int contradicting = 0; ///< edge pairs whose outward directions contradict each other
+        int far_side = 0; ///< edge pairs apart against both outward directions before contact
     };
 
     /// Every contact's normal between two solids points out of b and into a: a face's normal is its solid's outward
     /// one (b's, or less a's). Two edges' common normal agrees with their outward directions (the bisectors of their
     /// faces' normals: b's, and less a's) wherever both decide it alike. Where they contradict each other (the
     /// normal lies in neither edge's cone of outward normals, so no genuine contact of the boundaries), it takes the
-    /// side the edges came from: their offset at toi_lower, where that is not nearly square to it. The direction
-    /// between the closest points that edges apart past an end take never runs into b against those directions.
-    void
-    expect_normals_out_of_b(const RigidBody& a, const RigidBody& b, const RigidCcdResult& r, NormalsChecked& checked)
+    /// side the edges came from: their offset at toi_lower, where that is not nearly square to it; so where they were
+    /// apart there along it against both (from a thin body's far side; CONSERVATIVE, which takes the side at
+    /// toi_lower). The direction between the closest points that edges apart past an end take never runs into b
+    /// against those directions.
+    void expect_normals_out_of_b(
+        const RigidBody& a, const RigidBody& b, const RigidCcdResult& r, RigidCcdMethod method, NormalsChecked& checked)
     {
         const Eigen::Matrix3d rotation_a = a.motion.rotation_at(r.toi_upper);
         const Eigen::Matrix3d rotation_b = b.motion.rotation_at(r.toi_upper);
@@ -242,6 +245,19 @@ namespace {
                 const Eigen::Vector3d outward = out_of_b - out_of_a;
                 const double vote_b = common.dot(out_of_b);
                 const double vote_a = -common.dot(out_of_a);
+                // Where the edges came from: their closest points at toi_lower (the test's own posing).
+                const auto end = [&r](const RigidBody& body, std::int32_t e, Eigen::Index k) {
+                    const Eigen::Vector3d u = body.shape.vertices().row(body.shape.edges()(e, k)).transpose();
+                    return body.motion.point_at(u, r.toi_lower);
+                };
+                const auto before = edge_edge_closest_pair<double, 3>(
+                    end(a, c.feature_a.index, 0), end(a, c.feature_a.index, 1), end(b, c.feature_b.index, 0),
+                    end(b, c.feature_b.index, 1));
+                const Eigen::Vector3d came_from = before.offset;
+                const bool inside_both = before.s > 0.0 && before.s < 1.0 && before.u > 0.0 && before.u < 1.0;
+                const bool clear_side = std::abs(came_from.normalized().dot(common)) > 1e-2;
+                const auto vote
+                    = [](double along) { return std::abs(along) > details::SENSE_COSINE ? (along > 0.0 ? 1 : -1) : 0; };
                 if (std::abs(c.normal.dot(common)) <= 1.0 - 1e-9) {
                     // The direction between their closest points (edges apart past an end): kept only where it does
                     // not run into b.
@@ -250,16 +266,19 @@ namespace {
                 } else if (
                     std::abs(vote_b) > details::SENSE_COSINE && std::abs(vote_a) > details::SENSE_COSINE
                     && (vote_b > 0.0) != (vote_a > 0.0)) {
-                    const auto end = [&r](const RigidBody& body, std::int32_t e, Eigen::Index k) {
-                        const Eigen::Vector3d u = body.shape.vertices().row(body.shape.edges()(e, k)).transpose();
-                        return body.motion.point_at(u, r.toi_lower);
-                    };
-                    const Eigen::Vector3d came_from = edge_edge_closest_offset<double, 3>(
-                        end(a, c.feature_a.index, 0), end(a, c.feature_a.index, 1), end(b, c.feature_b.index, 0),
-                        end(b, c.feature_b.index, 1));
-                    if (std::abs(came_from.normalized().dot(common)) > 1e-2) {
+                    if (clear_side) {
                         EXPECT_GT(c.normal.dot(came_from), 0.0);
                         ++checked.contradicting;
+                    }
+                } else if (const int from_b = vote(came_from.normalized().dot(out_of_b)),
+                           from_a = vote(-came_from.normalized().dot(out_of_a));
+                           inside_both && clear_side && from_b <= 0 && from_a <= 0 && from_b + from_a < 0) {
+                    // Apart along their common normal against the edges' outward directions: from the far side.
+                    // (CHORD takes the side where its chords' interval began, before toi_lower, which it can report
+                    // past the contact.)
+                    if (method == RigidCcdMethod::CONSERVATIVE) {
+                        EXPECT_GT(c.normal.dot(came_from), 0.0);
+                        ++checked.far_side;
                     }
                 } else if (std::abs(common.dot(outward)) > 1e-2 * outward.norm()) {
                     EXPECT_GT(c.normal.dot(outward), 0.0);
@@ -298,12 +317,13 @@ namespace {
             const RigidCcdResult r = rigid_time_of_contact(a, b, options);
             if (r.hit
                 && r.toi_lower > 0.0) { // (contacts at 0 take the solids' sides by their own rule, tested elsewhere)
-                expect_normals_out_of_b(a, b, r, checked);
+                expect_normals_out_of_b(a, b, r, options.method, checked);
             }
         }
         EXPECT_GT(checked.faces, 600);
         EXPECT_GT(checked.edges, 800);
         EXPECT_GT(checked.contradicting, 5);
+        EXPECT_GE(checked.far_side, 2);
     }
 
     /// The review's two cases (b still): two unit cubes, a tumbling about 22 rad per step, eps 1e-3 (the closest pair
@@ -353,7 +373,7 @@ namespace {
                 ASSERT_TRUE(r.hit);
                 ASSERT_GT(r.contacts.size(), 1U);
                 NormalsChecked checked;
-                expect_normals_out_of_b(a, b, r, checked);
+                expect_normals_out_of_b(a, b, r, method, checked);
                 EXPECT_GT(checked.faces + checked.edges, 1);
             }
         }
@@ -435,21 +455,22 @@ namespace {
         corners << 0, 0, 0, 0.3, 0, 0.4, 0, 0.3, 0.4, -0.3, -0.3, 0.4;
         Eigen::MatrixX3i faces(4, 3);
         faces << 0, 2, 1, 0, 1, 3, 1, 2, 3, 0, 3, 2;
-        const RigidShape tip_shape = RigidShape::solid(corners, faces);
         int far_faces = 0;
-        const auto check = [&](double half_thickness, double spin, const Eigen::Vector3d& origin) {
-            const RigidBody tip { tip_shape,
+        const auto check = [&](double half_thickness, double spin, const Eigen::Vector3d& origin, double scale) {
+            const Eigen::Matrix<double, 4, 3> scaled = scale * corners;
+            const RigidBody tip { RigidShape::solid(scaled, faces),
                                   RigidMotion(
-                                      { Eigen::Quaterniond::Identity(), origin + Eigen::Vector3d(0.1, 0.05, 0.5) },
-                                      { 0, 0, -10 }, Eigen::Vector3d::Zero()) };
+                                      { Eigen::Quaterniond::Identity(),
+                                        origin + scale * Eigen::Vector3d(0.1, 0.05, 0.5) },
+                                      { 0, 0, -10 * scale }, Eigen::Vector3d::Zero()) };
             const RigidBody slab {
-                test_support::box_solid({ 1, 1, half_thickness }),
+                test_support::box_solid(scale * Eigen::Vector3d(1, 1, half_thickness)),
                 RigidMotion({ Eigen::Quaterniond::Identity(), origin }, Eigen::Vector3d::Zero(), { spin, 0, 0 })
             };
             for (const RigidCcdMethod method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
                 SCOPED_TRACE(
                     testing::Message() << "half thickness " << half_thickness << ", spin " << spin << ", origin "
-                                       << origin.x() << ", method " << static_cast<int>(method));
+                                       << origin.x() << ", scale " << scale << ", method " << static_cast<int>(method));
                 RigidCcdOptions options;
                 options.eps = 1e-6;
                 options.method = method;
@@ -466,15 +487,17 @@ namespace {
         };
         for (const double half_thickness : { 1e-7, 1e-6, 1e-5 }) {
             // Still, and tilting about x: the faces' outward normals at toi_upper then differ from the faces as
-            // they stood at toi_lower by 3e-6 rad, about the vertex's height over them across the face. And 1e6 from
+            // they stood at toi_lower by 3e-6 rad, about the vertex's height over them across the face. Also 1e6 from
             // the origin, where the posed points' rounding is 1e-10 (a rounding allowance of 1e-9 of the magnitude
-            // there, 1e-3, had left every offset under it undecided).
+            // there, 1e-3, had left every offset under it undecided), and at a millionth of the size (where the
+            // faces' unnormalized cross products, 1e-12 long, had fallen under the solids' vote threshold).
             for (const double spin : { 0.0, 3.0 }) {
-                check(half_thickness, spin, Eigen::Vector3d::Zero());
+                check(half_thickness, spin, Eigen::Vector3d::Zero(), 1.0);
             }
-            check(half_thickness, 0.0, Eigen::Vector3d::Constant(1e6));
+            check(half_thickness, 0.0, Eigen::Vector3d::Constant(1e6), 1.0);
+            check(half_thickness, 0.0, Eigen::Vector3d::Zero(), 1e-6);
         }
-        EXPECT_GE(far_faces, 12);
+        EXPECT_GE(far_faces, 16);
     }
 
 } // namespace

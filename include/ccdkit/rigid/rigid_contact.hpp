@@ -168,9 +168,9 @@ void check_rigid_ccd_options(const RigidCcdOptions& options);
 /// point against the solid's nearest face. Between solids, contact normals point out of b and into a as their faces
 /// say (a face's outward normal; two edges' common normal turned to agree with each edge's outward direction, the
 /// bisector of its faces' normals, where those decide it; where the two edges' directions contradict each other,
-/// as for a needle's edge passing a wafer's rim, and for a vertex that came through a body thinner than its travel
-/// over [toi_lower, toi_upper] to the far face, to the side the features came from); between soups, to the side the
-/// features came from.
+/// as for a needle's edge passing a wafer's rim, and for features that came from the far side of a body thinner than
+/// their travel over [toi_lower, toi_upper] (apart at toi_lower against the faces' outward directions), to the side
+/// the features came from); between soups, to the side the features came from.
 /// @throws std::invalid_argument for eps or t_max outside (0, 1], a negative chord_tolerance or
 ///         surface_resolution, max_surface_regions, max_surface_tests or max_pair_tests below 1, or steps of different
 ///         lengths

@@ -294,43 +294,51 @@ inline constexpr double SENSE_COSINE = 1e-3;
     return (votes > 0) - (votes < 0);
 }
 
-/// Whether a vertex-face pair's vertex lay behind the face and over it before contact (`before`; `face_out`, the
-/// solid's outward direction at `upper`, which only tells the sense): apart from the body, the vertex was then beyond
-/// its far side. The face is the far face of a body thinner than the vertex travels over the interval, reached by
-/// passing through by `upper` (within eps): its outward normal points back the way the vertex came, and the side it
-/// came from decides instead. Both tests take the face as posed at `before` (the body may turn over the interval, and
-/// the vertex lies far from the face's corners).
-[[nodiscard]] inline bool behind_and_over_face(const PosedPair& before, const Eigen::Vector3d& face_out)
+/// Whether the pair's features were apart before contact (`before`) on the side their solids say they cannot come
+/// from (`y_out`, `x_out` as in solids_sense, which only tell the sense): a vertex behind a face and over it, or two
+/// edges whose closest points lie inside both, apart along their common normal against both solids' outward
+/// directions. Apart from the body, such a feature was beyond its far side: the pair is the far side of a body thinner
+/// than the feature travels over the interval (a slab, a wafer's rim), reached by passing through by `upper` (within
+/// eps) or only near it, and the outward directions point back the way it came; the side it came from decides
+/// instead. The tests take the features as posed at `before` (the bodies may turn over the interval, and the features
+/// lie far from the corners that span them).
+[[nodiscard]] inline bool
+came_from_the_far_side(const PosedPair& before, const Eigen::Vector3d& y_out, const Eigen::Vector3d& x_out)
 {
     constexpr double PARALLEL_COSINE = 1.0 - 1e-9; ///< the offset from a point inside the face is along its normal
-    /// The vertex counts as behind only beyond the posed points' rounding: the motion's, a few dozen ulps of their
+    /// The features count as apart only beyond the posed points' rounding: the motion's, a few dozen ulps of their
     /// magnitude (RigidMotion::point_error_bound), with a tenfold margin (GAP_BOUND_ROUNDING's 1e-9 would leave a
     /// vertex passing a slab 2e-7 thick 1e6 from the origin undecided under 1e-3).
     constexpr double POSED_ROUNDING = 1e-13;
-    if (before.edges) {
+    // The cheap test first: the side of the face's plane or of the edges' lines, against the solids' sense.
+    const Eigen::Vector3d normal = direction_of(
+        before.edges ? Eigen::Vector3d((before.x[1] - before.x[0]).cross(before.y[1] - before.y[0]))
+                     : Eigen::Vector3d((before.y[1] - before.y[0]).cross(before.y[2] - before.y[0])));
+    const double side = (before.x[0] - before.y[0]).dot(normal);
+    if (!(side != 0.0) || solids_sense(side > 0.0 ? normal : Eigen::Vector3d(-normal), y_out, x_out, true) >= 0) {
         return false;
     }
-    const Eigen::Vector3d normal = (before.y[1] - before.y[0]).cross(before.y[2] - before.y[0]);
-    const double side = (before.x[0] - before.y[0]).dot(normal), outward = normal.dot(face_out);
-    if (!((side < 0.0 && outward > 0.0) || (side > 0.0 && outward < 0.0))) {
-        return false; // (in front of the face's plane, or no solid: the cheap test first)
+    if (before.edges) {
+        const auto pair = edge_edge_closest_pair<double, 3>(before.x[0], before.x[1], before.y[0], before.y[1]);
+        return pair.s > 0.0 && pair.s < 1.0 && pair.u > 0.0 && pair.u < 1.0
+            && length_of(pair.offset) > POSED_ROUNDING * magnitude(before);
     }
     const Eigen::Vector3d offset = closest_offset(before).offset;
     return length_of(offset) > POSED_ROUNDING * magnitude(before)
-        && std::abs(direction_of(offset).dot(direction_of(normal))) > PARALLEL_COSINE;
+        && std::abs(direction_of(offset).dot(normal)) > PARALLEL_COSINE;
 }
 
 /// The contact of a pair found at `upper`, posed there (`at`, with its closest_offset `closest`) and at `approach`
 /// (`before`, before contact): point and gap at `upper`; the normal there, turned to point from body b towards body
 /// a. A face's normal or the edges' common normal takes its sense from `outward` (solid_outward) where the bodies
-/// are solid and decide it (solids_sense; not for a vertex that came through a thin body, behind_and_over_face, where
-/// the bodies were `apart_before`: not at a contact at 0), else from the side the vertex (edge) was on before. (The
-/// side of a face's plane or of the edges' lines tells where the features came from only where the vertex lies over the
-/// face and the edges' closest points inside both: a pair kept within the slack of the closest may have its vertex
-/// behind the plane of a face it lies beside, or its edges on the far side of each other's lines, and then pointed into
-/// b.) Edges apart whose closest points include an end take the direction between those points (segment_end_direction)
-/// where it agrees with their side before and does not run into a solid b (against outward.out_of_b(), where that
-/// decides).
+/// are solid and decide it (solids_sense; not for features that came from a thin body's far side,
+/// came_from_the_far_side, where the bodies were `apart_before`: not at a contact at 0), else from the side the vertex
+/// (edge) was on before. (The side of a face's plane or of the edges' lines tells where the features came from only
+/// where the vertex lies over the face and the edges' closest points inside both: a pair kept within the slack of the
+/// closest may have its vertex behind the plane of a face it lies beside, or its edges on the far side of each other's
+/// lines, and then pointed into b.) Edges apart whose closest points include an end take the direction between those
+/// points (segment_end_direction) where it agrees with their side before and does not run into a solid b (against
+/// outward.out_of_b(), where that decides).
 [[nodiscard]] inline RigidContact contact_of(
     const FeaturePair& pair,
     const PosedPair& before,
@@ -360,7 +368,7 @@ inline constexpr double SENSE_COSINE = 1e-3;
         // (An end that passed through the other edge by `upper`, within eps, points back across it: the side the
         // edges came from decides then; so does an end that went into a solid b.)
         normal = end;
-    } else if (const int sense = apart_before && behind_and_over_face(before, y_out)
+    } else if (const int sense = apart_before && came_from_the_far_side(before, y_out, x_out)
                    ? 0
                    : solids_sense(normal, y_out, x_out, apart_before);
                sense != 0 ? sense < 0 : side_of(before, normal_before) < 0.0) {
