@@ -281,9 +281,11 @@ inline constexpr double SENSE_COSINE = 1e-3;
 [[nodiscard]] inline int solids_sense(
     const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const Eigen::Vector3d& x_out, bool apart_before)
 {
-    const auto sense = [&normal](const Eigen::Vector3d& direction) {
+    // (|normal| scales the threshold: callers may pass a cross product unnormalized.)
+    const double least = SENSE_COSINE * SENSE_COSINE * normal.squaredNorm();
+    const auto sense = [&normal, least](const Eigen::Vector3d& direction) {
         const double along = normal.dot(direction);
-        return along * along > SENSE_COSINE * SENSE_COSINE * direction.squaredNorm() ? (along > 0.0 ? 1 : -1) : 0;
+        return along * along > least * direction.squaredNorm() ? (along > 0.0 ? 1 : -1) : 0;
     };
     const int y_vote = sense(y_out);
     const int x_vote = sense(-x_out);
@@ -301,9 +303,9 @@ inline constexpr double SENSE_COSINE = 1e-3;
 /// than the feature travels over the interval (a slab, a wafer's rim), reached by passing through by `upper` (within
 /// eps) or only near it, and the outward directions point back the way it came; the side it came from decides
 /// instead. The tests take the features as posed at `before` (the bodies may turn over the interval, and the features
-/// lie far from the corners that span them).
-[[nodiscard]] inline bool
-came_from_the_far_side(const PosedPair& before, const Eigen::Vector3d& y_out, const Eigen::Vector3d& x_out)
+/// lie far from the corners that span them), with `normal` their raw_normal there.
+[[nodiscard]] inline bool came_from_the_far_side(
+    const PosedPair& before, const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const Eigen::Vector3d& x_out)
 {
     constexpr double PARALLEL_COSINE = 1.0 - 1e-9; ///< the offset from a point inside the face is along its normal
     /// The features count as apart only beyond the posed points' rounding: the motion's, a few dozen ulps of their
@@ -311,9 +313,6 @@ came_from_the_far_side(const PosedPair& before, const Eigen::Vector3d& y_out, co
     /// vertex passing a slab 2e-7 thick 1e6 from the origin undecided under 1e-3).
     constexpr double POSED_ROUNDING = 1e-13;
     // The cheap test first: the side of the face's plane or of the edges' lines, against the solids' sense.
-    const Eigen::Vector3d normal = direction_of(
-        before.edges ? Eigen::Vector3d((before.x[1] - before.x[0]).cross(before.y[1] - before.y[0]))
-                     : Eigen::Vector3d((before.y[1] - before.y[0]).cross(before.y[2] - before.y[0])));
     const double side = (before.x[0] - before.y[0]).dot(normal);
     if (!(side != 0.0) || solids_sense(side > 0.0 ? normal : Eigen::Vector3d(-normal), y_out, x_out, true) >= 0) {
         return false;
@@ -368,7 +367,7 @@ came_from_the_far_side(const PosedPair& before, const Eigen::Vector3d& y_out, co
         // (An end that passed through the other edge by `upper`, within eps, points back across it: the side the
         // edges came from decides then; so does an end that went into a solid b.)
         normal = end;
-    } else if (const int sense = apart_before && came_from_the_far_side(before, y_out, x_out)
+    } else if (const int sense = apart_before && came_from_the_far_side(before, normal_before, y_out, x_out)
                    ? 0
                    : solids_sense(normal, y_out, x_out, apart_before);
                sense != 0 ? sense < 0 : side_of(before, normal_before) < 0.0) {
