@@ -211,7 +211,8 @@ namespace {
     /// one (b's, or less a's). Two edges' common normal agrees with their outward directions (the bisectors of their
     /// faces' normals: b's, and less a's) wherever both decide it alike. Where they contradict each other (the
     /// normal lies in neither edge's cone of outward normals, so no genuine contact of the boundaries), it takes the
-    /// side the edges came from: their offset at toi_lower, where that is not nearly square to it; so where they were
+    /// side the edges came from where their closest points at toi_lower lay inside both (their offset there, where
+    /// that is not nearly square to it), else the outward directions' difference; so where they were
     /// apart there along it against both (from a thin body's far side; CONSERVATIVE, which takes the side at
     /// toi_lower). The direction between the closest points that edges apart past an end take never runs into b
     /// against those directions.
@@ -266,9 +267,18 @@ namespace {
                 } else if (
                     std::abs(vote_b) > details::SENSE_COSINE && std::abs(vote_a) > details::SENSE_COSINE
                     && (vote_b > 0.0) != (vote_a > 0.0)) {
-                    if (clear_side) {
+                    // The side they came from where their closest points lay inside both; else the unit outward
+                    // directions' difference (an end's lines' side says little). (CHORD decides at the start of its
+                    // chords' interval, before toi_lower: only CONSERVATIVE's choice is known here.)
+                    if (method != RigidCcdMethod::CONSERVATIVE) {
+                        continue;
+                    }
+                    if (inside_both && clear_side) {
                         EXPECT_GT(c.normal.dot(came_from), 0.0);
                         ++checked.contradicting;
+                    } else if (!inside_both && std::abs(common.dot(outward)) > 1e-2 * outward.norm()) {
+                        EXPECT_GT(c.normal.dot(outward), 0.0);
+                        ++checked.edges;
                     }
                 } else if (const int from_b = vote(came_from.normalized().dot(out_of_b)),
                            from_a = vote(-came_from.normalized().dot(out_of_a));

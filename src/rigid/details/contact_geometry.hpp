@@ -271,15 +271,35 @@ struct SolidOutward {
 /// edge pair whose normal lies nearly square to an edge's outward direction (a flat edge across a face) leaves it.
 inline constexpr double SENSE_COSINE = 1e-3;
 
+/// Features count as apart before contact (came_from_the_far_side, edges_apart_inside) only beyond the posed points'
+/// rounding: the motion's, a few dozen ulps of their magnitude (RigidMotion::point_error_bound), with a tenfold margin
+/// (GAP_BOUND_ROUNDING's 1e-9 would leave a vertex passing a slab 2e-7 thick 1e6 from the origin undecided under
+/// 1e-3).
+inline constexpr double POSED_ROUNDING = 1e-13;
+
+/// Whether two edges (`posed`) are apart with their closest points inside both: then the offset between those points
+/// runs along the lines' common normal, and their lines' side is the side they are on.
+[[nodiscard]] inline bool edges_apart_inside(const PosedPair& posed)
+{
+    const auto pair = edge_edge_closest_pair<double, 3>(posed.x[0], posed.x[1], posed.y[0], posed.y[1]);
+    return pair.s > 0.0 && pair.s < 1.0 && pair.u > 0.0 && pair.u < 1.0
+        && length_of(pair.offset) > POSED_ROUNDING * magnitude(posed);
+}
+
 /// The sense the solids give `normal`, a direction from the pair's feature y towards its feature x: +1 as it is, -1
 /// turned, 0 where they leave it open. Each solid votes by its outward direction (`y_out` along the normal, `x_out`
 /// against it) unless the normal is nearly square to it. Votes that differ mean the pair is no true contact of the
 /// two boundaries (its normal lies in neither's cone of outward normals: a needle's edge passing a wafer's rim, the
-/// closest pair there), and neither solid's direction can be trusted over the other's: where the features were
-/// `apart_before` they leave it open, and the side the features came from decides; where they touched (a contact at
+/// closest pair there), and neither solid's direction can be trusted over the other's: where the edges were apart
+/// before contact with their closest points inside both (`before`, `apart_before`) they leave it open, and the side
+/// the edges came from decides; elsewhere (closest points at an end, whose lines' side says little, or a contact at
 /// 0, whose side is rounding noise) the directions' difference does.
 [[nodiscard]] inline int solids_sense(
-    const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const Eigen::Vector3d& x_out, bool apart_before)
+    const Eigen::Vector3d& normal,
+    const Eigen::Vector3d& y_out,
+    const Eigen::Vector3d& x_out,
+    const PosedPair& before,
+    bool apart_before)
 {
     // (|normal| scales the threshold: callers may pass a cross product unnormalized.)
     const double least = SENSE_COSINE * SENSE_COSINE * normal.squaredNorm();
@@ -290,7 +310,7 @@ inline constexpr double SENSE_COSINE = 1e-3;
     const int y_vote = sense(y_out);
     const int x_vote = sense(-x_out);
     if (y_vote * x_vote < 0) {
-        return apart_before ? 0 : sense(y_out - x_out);
+        return apart_before && before.edges && edges_apart_inside(before) ? 0 : sense(y_out - x_out);
     }
     const int votes = y_vote + x_vote;
     return (votes > 0) - (votes < 0);
@@ -308,19 +328,14 @@ inline constexpr double SENSE_COSINE = 1e-3;
     const PosedPair& before, const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const Eigen::Vector3d& x_out)
 {
     constexpr double PARALLEL_COSINE = 1.0 - 1e-9; ///< the offset from a point inside the face is along its normal
-    /// The features count as apart only beyond the posed points' rounding: the motion's, a few dozen ulps of their
-    /// magnitude (RigidMotion::point_error_bound), with a tenfold margin (GAP_BOUND_ROUNDING's 1e-9 would leave a
-    /// vertex passing a slab 2e-7 thick 1e6 from the origin undecided under 1e-3).
-    constexpr double POSED_ROUNDING = 1e-13;
     // The cheap test first: the side of the face's plane or of the edges' lines, against the solids' sense.
     const double side = (before.x[0] - before.y[0]).dot(normal);
-    if (!(side != 0.0) || solids_sense(side > 0.0 ? normal : Eigen::Vector3d(-normal), y_out, x_out, true) >= 0) {
+    if (!(side != 0.0)
+        || solids_sense(side > 0.0 ? normal : Eigen::Vector3d(-normal), y_out, x_out, before, true) >= 0) {
         return false;
     }
     if (before.edges) {
-        const auto pair = edge_edge_closest_pair<double, 3>(before.x[0], before.x[1], before.y[0], before.y[1]);
-        return pair.s > 0.0 && pair.s < 1.0 && pair.u > 0.0 && pair.u < 1.0
-            && length_of(pair.offset) > POSED_ROUNDING * magnitude(before);
+        return edges_apart_inside(before);
     }
     const Eigen::Vector3d offset = closest_offset(before).offset;
     return length_of(offset) > POSED_ROUNDING * magnitude(before)
@@ -369,7 +384,7 @@ inline constexpr double SENSE_COSINE = 1e-3;
         normal = end;
     } else if (const int sense = apart_before && came_from_the_far_side(before, normal_before, y_out, x_out)
                    ? 0
-                   : solids_sense(normal, y_out, x_out, apart_before);
+                   : solids_sense(normal, y_out, x_out, before, apart_before);
                sense != 0 ? sense < 0 : side_of(before, normal_before) < 0.0) {
         normal = -normal;
     }
