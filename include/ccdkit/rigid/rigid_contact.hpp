@@ -167,8 +167,9 @@ void check_rigid_ccd_options(const RigidCcdOptions& options);
 /// contact at 0 whatever their velocities, moving apart included; a body nested in a solid reports the inside
 /// point against the solid's nearest face. Between solids, contact normals point out of b and into a as their faces
 /// say (a face's outward normal; two edges' common normal turned to agree with each edge's outward direction, the
-/// bisector of its faces' normals, where those decide it; where the two edges' directions contradict each other,
-/// as for a needle's edge passing a wafer's rim, and for features that came from the far side of a body thinner than
+/// bisector of its faces' normals, where those decide it; where the two edges' directions contradict each other
+/// and their closest points lay inside both before contact, as for a needle's edge passing a wafer's rim, and for
+/// features that came from the far side of a body thinner than
 /// their travel over [toi_lower, toi_upper] (apart at toi_lower against the faces' outward directions), to the side
 /// the features came from); between soups, to the side the features came from.
 /// @throws std::invalid_argument for eps or t_max outside (0, 1], a negative chord_tolerance or
