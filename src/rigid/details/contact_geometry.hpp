@@ -286,14 +286,33 @@ inline constexpr double POSED_ROUNDING = 1e-13;
         && length_of(pair.offset) > POSED_ROUNDING * magnitude(posed);
 }
 
-/// The sense the solids give `normal`, a direction from the pair's feature y towards its feature x: +1 as it is, -1
-/// turned, 0 where they leave it open. Each solid votes by its outward direction (`y_out` along the normal, `x_out`
-/// against it) unless the normal is nearly square to it. Votes that differ mean the pair is no true contact of the
-/// two boundaries (its normal lies in neither's cone of outward normals: a needle's edge passing a wafer's rim, the
-/// closest pair there), and neither solid's direction can be trusted over the other's: where the edges were apart
-/// before contact with their closest points inside both (`before`, `apart_before`) they leave it open, and the side
-/// the edges came from decides; elsewhere (closest points at an end, whose lines' side says little, or a contact at
-/// 0, whose side is rounding noise) the directions' difference does.
+/// How each solid votes on the sense of `normal`, a direction from the pair's feature y towards its feature x: by its
+/// outward direction (`y_out` along the normal, `x_out` against it), +1 for it, -1 against, 0 where the normal is
+/// nearly square to that direction (or the body is not solid). |normal| scales the threshold: it may be a cross
+/// product, unnormalized.
+struct SolidVotes {
+    int y = 0;
+    int x = 0;
+};
+
+[[nodiscard]] inline SolidVotes
+solid_votes(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const Eigen::Vector3d& x_out)
+{
+    const double least = SENSE_COSINE * SENSE_COSINE * normal.squaredNorm();
+    const auto vote = [&normal, least](const Eigen::Vector3d& direction) {
+        const double along = normal.dot(direction);
+        return along * along > least * direction.squaredNorm() ? (along > 0.0 ? 1 : -1) : 0;
+    };
+    return { vote(y_out), vote(-x_out) };
+}
+
+/// The sense the solids give `normal` (solid_votes): +1 as it is, -1 turned, 0 where they leave it open. Votes that
+/// differ mean the pair is no true contact of the two boundaries (its normal lies in neither's cone of outward
+/// normals: a needle's edge passing a wafer's rim, the closest pair there), and neither solid's direction can be
+/// trusted over the other's: where the edges were apart before contact with their closest points inside both
+/// (`before`, `apart_before`) they leave it open, and the side the edges came from decides; elsewhere (closest
+/// points at an end, whose lines' side says little, or a contact at 0, whose side is rounding noise) the directions'
+/// difference does.
 [[nodiscard]] inline int solids_sense(
     const Eigen::Vector3d& normal,
     const Eigen::Vector3d& y_out,
@@ -301,23 +320,19 @@ inline constexpr double POSED_ROUNDING = 1e-13;
     const PosedPair& before,
     bool apart_before)
 {
-    // (|normal| scales the threshold: callers may pass a cross product unnormalized.)
-    const double least = SENSE_COSINE * SENSE_COSINE * normal.squaredNorm();
-    const auto sense = [&normal, least](const Eigen::Vector3d& direction) {
-        const double along = normal.dot(direction);
-        return along * along > least * direction.squaredNorm() ? (along > 0.0 ? 1 : -1) : 0;
-    };
-    const int y_vote = sense(y_out);
-    const int x_vote = sense(-x_out);
-    if (y_vote * x_vote < 0) {
-        return apart_before && before.edges && edges_apart_inside(before) ? 0 : sense(y_out - x_out);
+    const SolidVotes votes = solid_votes(normal, y_out, x_out);
+    if (votes.y * votes.x < 0) {
+        if (apart_before && before.edges && edges_apart_inside(before)) {
+            return 0;
+        }
+        return solid_votes(normal, y_out - x_out, Eigen::Vector3d::Zero()).y; // (the difference's own vote)
     }
-    const int votes = y_vote + x_vote;
-    return (votes > 0) - (votes < 0);
+    const int sum = votes.y + votes.x;
+    return (sum > 0) - (sum < 0);
 }
 
 /// Whether the pair's features were apart before contact (`before`) on the side their solids say they cannot come
-/// from (`y_out`, `x_out` as in solids_sense, which only tell the sense): a vertex behind a face and over it, or two
+/// from (`y_out`, `x_out` as in solid_votes, which only tell the sense): a vertex behind a face and over it, or two
 /// edges whose closest points lie inside both, apart along their common normal against both solids' outward
 /// directions. Apart from the body, such a feature was beyond its far side: the pair is the far side of a body thinner
 /// than the feature travels over the interval (a slab, a wafer's rim), reached by passing through by `upper` (within
@@ -330,9 +345,9 @@ inline constexpr double POSED_ROUNDING = 1e-13;
     constexpr double PARALLEL_COSINE = 1.0 - 1e-9; ///< the offset from a point inside the face is along its normal
     // The cheap test first: the side of the face's plane or of the edges' lines, against the solids' sense.
     const double side = (before.x[0] - before.y[0]).dot(normal);
-    if (!(side != 0.0)
-        || solids_sense(side > 0.0 ? normal : Eigen::Vector3d(-normal), y_out, x_out, before, true) >= 0) {
-        return false;
+    const SolidVotes votes = solid_votes(side > 0.0 ? normal : Eigen::Vector3d(-normal), y_out, x_out);
+    if (!(side != 0.0) || !(votes.y <= 0 && votes.x <= 0 && votes.y + votes.x < 0)) {
+        return false; // (on the side the solids allow, or one they dispute)
     }
     if (before.edges) {
         return edges_apart_inside(before);
