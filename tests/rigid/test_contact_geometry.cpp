@@ -199,6 +199,32 @@ namespace {
         return sum.normalized();
     }
 
+    /// An edge-edge contact's directions (world, at the rotations given): the edges' unit common normal (a's edge
+    /// cross b's) and each edge's unit outward direction.
+    struct EdgePairDirections {
+        Eigen::Vector3d common;
+        Eigen::Vector3d out_of_a;
+        Eigen::Vector3d out_of_b;
+    };
+
+    EdgePairDirections edge_pair_directions(
+        const RigidBody& a,
+        const RigidBody& b,
+        const RigidContact& c,
+        const Eigen::Matrix3d& rotation_a,
+        const Eigen::Matrix3d& rotation_b)
+    {
+        const auto edge = [](const RigidShape& shape, const Eigen::Matrix3d& rotation, std::int32_t e) {
+            const auto& v = shape.vertices();
+            return Eigen::Vector3d(rotation * (v.row(shape.edges()(e, 1)) - v.row(shape.edges()(e, 0))).transpose());
+        };
+        return { edge(a.shape, rotation_a, c.feature_a.index)
+                     .cross(edge(b.shape, rotation_b, c.feature_b.index))
+                     .normalized(),
+                 rotation_a * edge_normal(a.shape, c.feature_a.index),
+                 rotation_b * edge_normal(b.shape, c.feature_b.index) };
+    }
+
     /// How many contacts expect_normals_out_of_b checked, by kind.
     struct NormalsChecked {
         int faces = 0;
@@ -233,16 +259,7 @@ namespace {
                 EXPECT_LT((c.normal + rotation_a * face_normal(a.shape, c.feature_a.index)).norm(), 1e-9);
                 ++checked.faces;
             } else {
-                const auto edge = [](const RigidShape& shape, const Eigen::Matrix3d& rotation, std::int32_t e) {
-                    const auto& v = shape.vertices();
-                    return Eigen::Vector3d(
-                        rotation * (v.row(shape.edges()(e, 1)) - v.row(shape.edges()(e, 0))).transpose());
-                };
-                const Eigen::Vector3d common = edge(a.shape, rotation_a, c.feature_a.index)
-                                                   .cross(edge(b.shape, rotation_b, c.feature_b.index))
-                                                   .normalized();
-                const Eigen::Vector3d out_of_b = rotation_b * edge_normal(b.shape, c.feature_b.index);
-                const Eigen::Vector3d out_of_a = rotation_a * edge_normal(a.shape, c.feature_a.index);
+                const auto [common, out_of_a, out_of_b] = edge_pair_directions(a, b, c, rotation_a, rotation_b);
                 const Eigen::Vector3d outward = out_of_b - out_of_a;
                 const double vote_b = common.dot(out_of_b);
                 const double vote_a = -common.dot(out_of_a);
@@ -371,16 +388,7 @@ namespace {
                 if (c.feature_a.kind != RigidFeatureKind::EDGE || c.feature_b.kind != RigidFeatureKind::EDGE) {
                     continue;
                 }
-                const auto edge = [](const RigidShape& shape, const Eigen::Matrix3d& rotation, std::int32_t e) {
-                    const auto& v = shape.vertices();
-                    return Eigen::Vector3d(
-                        rotation * (v.row(shape.edges()(e, 1)) - v.row(shape.edges()(e, 0))).transpose());
-                };
-                const Eigen::Vector3d common = edge(a.shape, rotation_a, c.feature_a.index)
-                                                   .cross(edge(b.shape, rotation_b, c.feature_b.index))
-                                                   .normalized();
-                const Eigen::Vector3d out_of_b = rotation_b * edge_normal(b.shape, c.feature_b.index);
-                const Eigen::Vector3d out_of_a = rotation_a * edge_normal(a.shape, c.feature_a.index);
+                const auto [common, out_of_a, out_of_b] = edge_pair_directions(a, b, c, rotation_a, rotation_b);
                 const Eigen::Vector3d outward = out_of_b - out_of_a;
                 if (std::abs(c.normal.dot(common)) <= 1.0 - 1e-9
                     || !(std::abs(common.dot(outward)) > 1e-2 * outward.norm())) {
