@@ -442,10 +442,18 @@ namespace {
         }
 
         /// Whether the pair's boxes over the current interval overlap: the moving feature's chords, inflated by
-        /// the separation, against the fixed feature. Cheap; rounding is covered by the separation's margin.
-        bool boxes_overlap(const FeaturePair& pair)
+        /// the separation (and `reach`), against the fixed feature. Cheap; rounding is covered by the separation's
+        /// margin.
+        bool boxes_overlap(const FeaturePair& pair, double reach = 0.0)
         {
-            return on_pair(pair, details::vertex_face_boxes_overlap, details::edge_edge_boxes_overlap);
+            return on_pair(
+                pair,
+                [reach](MovingSide& side, std::int32_t v, std::int32_t f) {
+                    return details::vertex_face_boxes_overlap(side, v, f, reach);
+                },
+                [reach](MovingSide& side, std::int32_t e, std::int32_t g) {
+                    return details::edge_edge_boxes_overlap(side, e, g, reach);
+                });
         }
 
         /// Additive CCD of a pair along the chords of the current interval, with the interval's separation.
@@ -584,28 +592,44 @@ namespace {
                 double gap;
                 std::size_t pair;
             };
+            std::vector<FeaturePair> pairs = found.pairs;
             std::vector<AtUpper> at_upper;
             std::vector<ByGap> order;
-            at_upper.reserve(found.pairs.size());
-            order.reserve(found.pairs.size());
-            for (const FeaturePair& pair : found.pairs) {
+            at_upper.reserve(pairs.size());
+            order.reserve(pairs.size());
+            const auto measure = [&](const FeaturePair& pair) {
                 const details::PosedPair posed = details::pose_pair(a_, b_, pair, upper);
                 at_upper.push_back({ posed, details::closest_offset(posed) });
                 order.push_back({ details::length_of(at_upper.back().closest.offset), order.size() });
+            };
+            for (const FeaturePair& pair : pairs) {
+                measure(pair);
             }
-            std::sort(order.begin(), order.end(), [](const ByGap& x, const ByGap& y) { return x.gap < y.gap; });
+            const auto by_gap = [](const ByGap& x, const ByGap& y) { return x.gap < y.gap; };
+            std::sort(order.begin(), order.end(), by_gap);
             if (!order.empty()) {
                 set_interval(found.lower, std::max(found.upper, found.lower));
                 const double width = found.upper - found.lower;
                 const double slack = 2.0 * (a_in_b_.separation() + b_in_a_.separation())
                     + width * a_in_b_.motion().speed_bound(a_in_b_.radius(), found.lower, found.upper);
+                if (found.upper > 0.0) {
+                    // A pair the search cleared never touches, but may lie closer at `upper` than those it could
+                    // not clear: where the bodies pass within eps of touching (a graze), the pairs left are those
+                    // near their closest approach, and the closest at `upper` may be another. Every pair within
+                    // slack of the closest there is a contact, as on the convex path.
+                    for (const FeaturePair& pair : pairs_near(order.front().gap + slack, found.pairs)) {
+                        pairs.push_back(pair);
+                        measure(pair);
+                    }
+                    std::sort(order.begin(), order.end(), by_gap);
+                }
                 const double limit = order.front().gap + slack;
                 std::erase_if(order, [limit](const ByGap& g) { return g.gap > limit; });
             }
             std::vector<RigidContact> contacts;
             contacts.reserve(order.size());
             for (const ByGap& g : order) {
-                const FeaturePair& pair = found.pairs[g.pair];
+                const FeaturePair& pair = pairs[g.pair];
                 const AtUpper& at = at_upper[g.pair];
                 const details::SolidOutward outward
                     = details::solid_outward(a_.shape, b_.shape, pair, upper.a.rotation, upper.b.rotation);
@@ -618,6 +642,20 @@ namespace {
                 }
             }
             return contacts;
+        }
+
+        /// The pairs whose boxes over the current interval come within `reach` of each other (the broad phase and
+        /// boxes_overlap, grown by reach), but those in `known`.
+        std::vector<FeaturePair> pairs_near(double reach, std::vector<FeaturePair> known)
+        {
+            const auto key = [](const FeaturePair& p) { return std::tuple(p.kind, p.a, p.b); };
+            const auto before = [&key](const FeaturePair& x, const FeaturePair& y) { return key(x) < key(y); };
+            std::sort(known.begin(), known.end(), before);
+            std::vector<FeaturePair> near = *tree_pairs_.find(a_in_b_, NO_LIMIT, reach);
+            std::erase_if(near, [&](const FeaturePair& p) {
+                return !boxes_overlap(p, reach) || std::binary_search(known.begin(), known.end(), p, before);
+            });
+            return near;
         }
 
         /// Contacts from t = 0 have no earlier time to take the side from: at 0 the features of bodies at rest

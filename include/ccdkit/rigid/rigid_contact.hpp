@@ -145,8 +145,11 @@ struct RigidCcdResult {
     /// [toi_lower, toi_upper], toi_upper - toi_lower <= eps. Without a hit both are t_max.
     double toi_lower = 1.0;
     double toi_upper = 1.0;
-    /// With a hit: every feature pair that may touch in [toi_lower, toi_upper] (a contact manifold), closest
-    /// first.
+    /// With a hit: the contact manifold, closest first. Between meshes, the feature pair closest at toi_upper and
+    /// every pair within the final interval's slack of it (about how far the features move over the interval): the
+    /// pairs that came within that of touching and, where the bodies only graze (pass within eps of touching, which
+    /// counts as a contact), pairs proved apart that lie as close at toi_upper. Each contact's gap is its features'
+    /// distance at toi_upper.
     std::vector<RigidContact> contacts;
     RigidCcdStats stats;
 };

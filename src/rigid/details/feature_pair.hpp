@@ -44,8 +44,9 @@ struct FeaturePair {
     return { side.start(ea0), side.start(ea1), eb0, eb1, side.end(ea0), side.end(ea1), eb0, eb1 };
 }
 
-/// Whether the box of the moving vertex's chord, inflated by the side's separation, meets the face's box.
-[[nodiscard]] inline bool vertex_face_boxes_overlap(MovingSide& side, std::int32_t vertex, std::int32_t face)
+/// Whether the box of the moving vertex's chord, inflated by the side's separation and `reach`, meets the face's box.
+[[nodiscard]] inline bool
+vertex_face_boxes_overlap(MovingSide& side, std::int32_t vertex, std::int32_t face, double reach = 0.0)
 {
     const auto& fixed = side.fixed();
     const Eigen::Array3d p0 = side.start(vertex).array(), p1 = side.end(vertex).array();
@@ -54,12 +55,14 @@ struct FeaturePair {
         lo = lo.min(fixed.vertices.row(fixed.faces(face, k)).transpose().array());
         hi = hi.max(fixed.vertices.row(fixed.faces(face, k)).transpose().array());
     }
-    const double r = side.separation();
+    const double r = side.separation() + reach;
     return (p0.min(p1) - r <= hi).all() && (p0.max(p1) + r >= lo).all();
 }
 
-/// Whether the box of the moving edge's chords, inflated by the side's separation, meets the fixed edge's box.
-[[nodiscard]] inline bool edge_edge_boxes_overlap(MovingSide& side, std::int32_t edge, std::int32_t fixed_edge)
+/// Whether the box of the moving edge's chords, inflated by the side's separation and `reach`, meets the fixed edge's
+/// box.
+[[nodiscard]] inline bool
+edge_edge_boxes_overlap(MovingSide& side, std::int32_t edge, std::int32_t fixed_edge, double reach = 0.0)
 {
     const auto& moving = side.shape();
     const auto& fixed = side.fixed();
@@ -68,7 +71,7 @@ struct FeaturePair {
     const Eigen::Array3d c = side.start(ea1).array(), d = side.end(ea1).array();
     const Eigen::Array3d e = fixed.vertices.row(fixed.edges(fixed_edge, 0)).transpose().array();
     const Eigen::Array3d f = fixed.vertices.row(fixed.edges(fixed_edge, 1)).transpose().array();
-    const double r = side.separation();
+    const double r = side.separation() + reach;
     return (a.min(b).min(c.min(d)) - r <= e.max(f)).all() && (a.max(b).max(c.max(d)) + r >= e.min(f)).all();
 }
 

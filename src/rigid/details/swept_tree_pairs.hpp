@@ -27,8 +27,8 @@ public:
     }
 
     /// The feature pairs (each once); nothing when the sweep overlaps more than `limit` of them (the caller then splits
-    /// the interval).
-    std::optional<std::vector<FeaturePair>> find(MovingSide& side, std::size_t limit)
+    /// the interval). `reach` grows every sweep further: the pairs that come within it of each other.
+    std::optional<std::vector<FeaturePair>> find(MovingSide& side, std::size_t limit, double reach = 0.0)
     {
         const auto& moving = side.shape();
         const auto& fixed = side.fixed();
@@ -57,7 +57,7 @@ public:
                     }
                 }
             },
-            [&] { return pairs.size() > limit; });
+            [&] { return pairs.size() > limit; }, reach);
         if (!complete) {
             return std::nullopt;
         }
@@ -65,9 +65,10 @@ public:
     }
 
     /// Calls `visit(moving_face, fixed_face)` for every pair of faces whose boxes overlap (the moving face's swept
-    /// over the side's interval, grown by its separation), unless `stop()` turns true first (checked per node
-    /// pair); whether it did not.
-    template <class Visit, class Stop> bool for_each_face_pair(MovingSide& side, Visit&& visit, Stop&& stop)
+    /// over the side's interval, grown by its separation and `reach`), unless `stop()` turns true first (checked per
+    /// node pair); whether it did not.
+    template <class Visit, class Stop>
+    bool for_each_face_pair(MovingSide& side, Visit&& visit, Stop&& stop, double reach = 0.0)
     {
         ++current_;
         const auto& nodes_a = side.shape().tree.nodes();
@@ -81,11 +82,11 @@ public:
             stack.pop_back();
             const auto& node_a = nodes_a[static_cast<std::size_t>(na)];
             const auto& node_b = nodes_b[static_cast<std::size_t>(nb)];
-            if (!overlaps(sweep(side, na), node_b.box)) {
+            if (!overlaps(sweep(side, na, reach), node_b.box)) {
                 continue;
             }
             if (node_a.count > 0 && node_b.count > 0) {
-                visit_leaves(side, node_a, node_b, visit);
+                visit_leaves(side, node_a, node_b, reach, visit);
             } else if (node_b.count > 0 || (node_a.count == 0 && volume(node_a.box) >= volume(node_b.box))) {
                 stack.push_back({ na + 1, nb });
                 stack.push_back({ node_a.first, nb });
@@ -100,8 +101,8 @@ public:
 private:
     static double volume(const Aabb& box) { return (box.max - box.min).prod(); }
 
-    /// Node `n`'s sweep over the side's current interval (computed once per find()).
-    const Aabb& sweep(const MovingSide& side, std::int32_t n)
+    /// Node `n`'s sweep over the side's current interval, grown by `reach` (computed once per find()).
+    const Aabb& sweep(const MovingSide& side, std::int32_t n, double reach)
     {
         const auto k = static_cast<std::size_t>(n);
         if (stamps_[k] != current_) {
@@ -112,7 +113,7 @@ private:
             // The radius and the sums round: a relative margin far above their few ulps keeps the box outward.
             constexpr double MARGIN = 1e-12;
             const double radius = ((box.max - box.min).matrix() / 2).norm();
-            const double grow = (radius + side.separation()) * (1 + MARGIN)
+            const double grow = (radius + side.separation() + reach) * (1 + MARGIN)
                 + MARGIN * std::max(p0.cwiseAbs().maxCoeff(), p1.cwiseAbs().maxCoeff());
             sweeps_[k] = { p0.array().min(p1.array()) - grow, p0.array().max(p1.array()) + grow };
             stamps_[k] = current_;
@@ -121,11 +122,12 @@ private:
     }
 
     template <class Visit>
-    static void visit_leaves(MovingSide& side, const FaceTree::Node& leaf_a, const FaceTree::Node& leaf_b, Visit& visit)
+    static void visit_leaves(
+        MovingSide& side, const FaceTree::Node& leaf_a, const FaceTree::Node& leaf_b, double reach, Visit& visit)
     {
         const auto& moving = side.shape();
         const auto& fixed = side.fixed();
-        const double grow = side.separation();
+        const double grow = side.separation() + reach;
         for (std::int32_t i = leaf_a.first; i < leaf_a.first + leaf_a.count; ++i) {
             const std::int32_t fa = moving.tree.order()[static_cast<std::size_t>(i)];
             Eigen::Array3d lo = Eigen::Array3d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
