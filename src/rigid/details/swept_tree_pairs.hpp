@@ -4,6 +4,8 @@
 #include "rigid/details/feature_pair.hpp"
 #include "rigid/details/moving_side.hpp"
 
+#include <ccdkit/rigid/rigid_motion.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -15,9 +17,9 @@ namespace ccdkit::details {
 /// The broad phase of rigid time of contact: the moving body's face tree, each node swept over the side's
 /// current interval (in the fixed body's coordinates), traversed against the fixed body's tree. Overlapping
 /// leaf faces give every feature pair the two faces hold: the moving face's vertices against the fixed face,
-/// the moving face against the fixed face's vertices, and their sides pairwise. A node's sweep is the box of
-/// its centre's chord grown by its radius and the side's separation: every point of the node stays within its
-/// radius of the centre, and every point's true path within the separation of its chord.
+/// the moving face against the fixed face's vertices, and their sides pairwise. A node's sweep is the box of its
+/// box as placed at the interval's ends (each the box around the turned box), grown by the side's separation: a
+/// point's chord runs between its places at the ends, and its true path stays within the separation of its chord.
 class SweptTreePairs {
 public:
     explicit SweptTreePairs(const MovingSide& side)
@@ -108,14 +110,20 @@ private:
         if (stamps_[k] != current_) {
             const Aabb& box = side.shape().tree.nodes()[k].box;
             const Eigen::Vector3d center = (box.min + box.max).matrix() / 2;
-            const Eigen::Vector3d p0 = side.start_placement().apply(center);
-            const Eigen::Vector3d p1 = side.end_placement().apply(center);
-            // The radius and the sums round: a relative margin far above their few ulps keeps the box outward.
+            const Eigen::Vector3d half = (box.max - box.min).matrix() / 2;
+            // The node's box placed at either end lies in its centre placed there plus the half extents through
+            // |rotation| (no farther than the box's radius along any axis); a point's chord runs between the two.
+            const RigidPlacement& start = side.start_placement();
+            const RigidPlacement& end = side.end_placement();
+            const Eigen::Vector3d p0 = start.apply(center), p1 = end.apply(center);
+            const Eigen::Array3d h0 = (start.rotation.cwiseAbs() * half).array();
+            const Eigen::Array3d h1 = (end.rotation.cwiseAbs() * half).array();
+            // The half extents and the sums round: a relative margin far above their few ulps keeps the box outward.
             constexpr double MARGIN = 1e-12;
-            const double radius = ((box.max - box.min).matrix() / 2).norm();
-            const double grow = (radius + side.separation() + reach) * (1 + MARGIN)
-                + MARGIN * std::max(p0.cwiseAbs().maxCoeff(), p1.cwiseAbs().maxCoeff());
-            sweeps_[k] = { p0.array().min(p1.array()) - grow, p0.array().max(p1.array()) + grow };
+            const double grow = (side.separation() + reach) * (1 + MARGIN)
+                + MARGIN * (std::max(p0.cwiseAbs().maxCoeff(), p1.cwiseAbs().maxCoeff()) + half.sum());
+            sweeps_[k]
+                = { (p0.array() - h0).min(p1.array() - h1) - grow, (p0.array() + h0).max(p1.array() + h1) + grow };
             stamps_[k] = current_;
         }
         return sweeps_[k];
