@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
 // The rigid broad phase (SweptTreePairs): over an interval, every feature pair whose features come within `reach`
-// of each other at some time of it is among the pairs found, checked by brute force at many times of the interval on
-// bodies turning up to 3 rad per step, over short and long intervals, at several scales.
+// of each other at some time of it is among the pairs found, checked by brute force (pair_gaps) at many times of the
+// interval on bodies turning up to 3 rad per step, over short and long intervals, at several scales.
+#include "pair_gaps.hpp"
 #include "random_motions.hpp"
 #include "rigid/details/feature_pair.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
 #include "rigid/details/moving_side.hpp"
 #include "rigid/details/swept_tree_pairs.hpp"
 
-#include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/mesh/primitive_meshes.hpp>
 #include <ccdkit/rigid/relative_motion.hpp>
+#include <ccdkit/rigid/rigid_contact.hpp>
 #include <ccdkit/rigid/rigid_shape.hpp>
 
 #include <gtest/gtest.h>
@@ -25,54 +26,22 @@ namespace ccdkit {
 namespace {
 
     using details::FeaturePair;
-    using details::MeshShapeData;
     using details::PairKind;
     using test_support::RandomMotions;
 
     auto key(const FeaturePair& p) { return std::tuple(p.kind, p.a, p.b); }
 
-    /// Every feature pair (a's vertex and b's face, a's face and b's vertex, two edges) within `reach` at time s, with
-    /// a's vertices placed in b's coordinates by the relative motion's point_at (the reference's own posing).
-    std::vector<FeaturePair>
-    pairs_within(const MeshShapeData& a, const MeshShapeData& b, const RelativeMotion& motion, double s, double reach)
+    /// The pairs of pair_gaps (every vertex-face, face-vertex and edge-edge pair's gap at time s, the bodies posed by
+    /// their own motions) within `reach`, named as the broad phase names them.
+    std::vector<FeaturePair> pairs_within(const RigidBody& a, const RigidBody& b, double s, double reach)
     {
-        std::vector<Eigen::Vector3d> pa(static_cast<std::size_t>(a.vertices.rows()));
-        for (Eigen::Index v = 0; v < a.vertices.rows(); ++v) {
-            pa[static_cast<std::size_t>(v)] = motion.point_at(a.vertices.row(v).transpose(), s);
-        }
-        const auto at_a = [&pa](Eigen::Index v) { return pa[static_cast<std::size_t>(v)]; };
-        const auto at_b = [&b](Eigen::Index v) { return Eigen::Vector3d(b.vertices.row(v).transpose()); };
         std::vector<FeaturePair> out;
-        for (Eigen::Index v = 0; v < a.vertices.rows(); ++v) {
-            for (Eigen::Index f = 0; f < b.faces.rows(); ++f) {
-                if (point_triangle_closest_offset<double>(
-                        at_a(v), at_b(b.faces(f, 0)), at_b(b.faces(f, 1)), at_b(b.faces(f, 2)))
-                        .norm()
-                    <= reach) {
-                    out.push_back(
-                        { PairKind::VERTEX_FACE, static_cast<std::int32_t>(v), static_cast<std::int32_t>(f) });
-                }
-            }
-        }
-        for (Eigen::Index f = 0; f < a.faces.rows(); ++f) {
-            for (Eigen::Index v = 0; v < b.vertices.rows(); ++v) {
-                if (point_triangle_closest_offset<double>(
-                        at_b(v), at_a(a.faces(f, 0)), at_a(a.faces(f, 1)), at_a(a.faces(f, 2)))
-                        .norm()
-                    <= reach) {
-                    out.push_back(
-                        { PairKind::FACE_VERTEX, static_cast<std::int32_t>(f), static_cast<std::int32_t>(v) });
-                }
-            }
-        }
-        for (Eigen::Index i = 0; i < a.edges.rows(); ++i) {
-            for (Eigen::Index j = 0; j < b.edges.rows(); ++j) {
-                if (edge_edge_closest_offset<double, 3>(
-                        at_a(a.edges(i, 0)), at_a(a.edges(i, 1)), at_b(b.edges(j, 0)), at_b(b.edges(j, 1)))
-                        .norm()
-                    <= reach) {
-                    out.push_back({ PairKind::EDGE_EDGE, static_cast<std::int32_t>(i), static_cast<std::int32_t>(j) });
-                }
+        for (const test_support::PairGap& g : test_support::pair_gaps(a, b, s)) {
+            if (g.gap <= reach) {
+                const PairKind kind = g.a.kind == RigidFeatureKind::VERTEX ? PairKind::VERTEX_FACE
+                    : g.a.kind == RigidFeatureKind::FACE                   ? PairKind::FACE_VERTEX
+                                                                           : PairKind::EDGE_EDGE;
+                out.push_back({ kind, g.a.index, g.b.index });
             }
         }
         return out;
@@ -125,7 +94,7 @@ namespace {
             constexpr int TIMES = 33;
             for (int i = 0; i < TIMES; ++i) {
                 const double s = sa + (sb - sa) * i / (TIMES - 1);
-                for (const FeaturePair& p : pairs_within(a.mesh_data(), b.mesh_data(), motion, s, reach)) {
+                for (const FeaturePair& p : pairs_within({ a, moving }, { b, frame }, s, reach)) {
                     ++required;
                     ASSERT_TRUE(std::binary_search(found.begin(), found.end(), p, before))
                         << "query " << k << ": pair kind " << static_cast<int>(p.kind) << " (" << p.a << ", " << p.b
