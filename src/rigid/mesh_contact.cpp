@@ -591,6 +591,7 @@ namespace {
             struct ByGap {
                 double gap;
                 std::size_t pair;
+                bool through = false; ///< a pair found that passed through by `upper` (details::passed_through)
             };
             std::vector<FeaturePair> pairs = found.pairs;
             std::vector<AtUpper> at_upper;
@@ -613,6 +614,12 @@ namespace {
                 const double slack = 2.0 * (a_in_b_.separation() + b_in_a_.separation())
                     + width * a_in_b_.motion().speed_bound(a_in_b_.radius(), found.lower, found.upper);
                 if (found.upper > 0.0) {
+                    // A pair found that passed through by `upper` is a contact for certain: such pairs come first,
+                    // however far through they are (a gap there reads like that of a pair apart).
+                    for (ByGap& g : order) {
+                        g.through = details::passed_through(
+                            details::pose_pair(a_, b_, pairs[g.pair], approach), at_upper[g.pair].posed);
+                    }
                     // A pair the search cleared never touches, but may lie closer at `upper` than those it could
                     // not clear: where the bodies pass within eps of touching (a graze), the pairs left are those
                     // near their closest approach, and the closest at `upper` may be another. Every pair within
@@ -621,10 +628,13 @@ namespace {
                         pairs.push_back(pair);
                         measure(pair);
                     }
-                    std::sort(order.begin(), order.end(), by_gap);
+                    std::sort(order.begin(), order.end(), [](const ByGap& x, const ByGap& y) {
+                        return x.through != y.through ? x.through : x.gap < y.gap;
+                    });
                 }
-                const double limit = order.front().gap + slack;
-                std::erase_if(order, [limit](const ByGap& g) { return g.gap > limit; });
+                const double closest = std::min_element(order.begin(), order.end(), by_gap)->gap;
+                const double limit = closest + slack;
+                std::erase_if(order, [limit](const ByGap& g) { return !g.through && g.gap > limit; });
             }
             std::vector<RigidContact> contacts;
             contacts.reserve(order.size());

@@ -148,8 +148,9 @@ struct RigidCcdResult {
     /// With a hit: the contact manifold, closest first. Between meshes, the feature pair closest at toi_upper and
     /// every pair within the final interval's slack of it (about how far the features move over the interval): the
     /// pairs that came within that of touching and, where the bodies only graze (pass within eps of touching, which
-    /// counts as a contact), pairs proved apart that lie as close at toi_upper. Each contact's gap is its features'
-    /// distance at toi_upper.
+    /// counts as a contact), pairs proved apart that lie as close at toi_upper. On the general search (not the convex
+    /// path) pairs whose features passed through each other by toi_upper come first: a contact for certain, whose gap
+    /// reads like that of a pair apart. Each contact's gap is its features' distance at toi_upper.
     std::vector<RigidContact> contacts;
     RigidCcdStats stats;
 };

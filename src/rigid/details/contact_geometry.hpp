@@ -331,6 +331,20 @@ solid_votes(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const E
     return (sum > 0) - (sum < 0);
 }
 
+/// Whether the pair's features (`posed`, `normal` their raw_normal) are apart, beyond the posed points' rounding, along
+/// the normal: a vertex over the face (its offset from the face along the normal), or two edges whose closest points
+/// lie inside both. Then the side of the face's plane or of the edges' lines is the side the features are on.
+[[nodiscard]] inline bool apart_along_normal(const PosedPair& posed, const Eigen::Vector3d& normal)
+{
+    constexpr double PARALLEL_COSINE = 1.0 - 1e-9; ///< the offset from a point inside the face is along its normal
+    if (posed.edges) {
+        return edges_apart_inside(posed);
+    }
+    const Eigen::Vector3d offset = closest_offset(posed).offset;
+    return length_of(offset) > POSED_ROUNDING * magnitude(posed)
+        && std::abs(direction_of(offset).dot(normal)) > PARALLEL_COSINE;
+}
+
 /// Whether the pair's features were apart before contact (`before`) on the side their solids say they cannot come
 /// from (`y_out`, `x_out` as in solid_votes, which only tell the sense): a vertex behind a face and over it, or two
 /// edges whose closest points lie inside both, apart along their common normal against both solids' outward
@@ -342,19 +356,23 @@ solid_votes(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const E
 [[nodiscard]] inline bool came_from_the_far_side(
     const PosedPair& before, const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const Eigen::Vector3d& x_out)
 {
-    constexpr double PARALLEL_COSINE = 1.0 - 1e-9; ///< the offset from a point inside the face is along its normal
     // The cheap test first: the side of the face's plane or of the edges' lines, against the solids' sense.
     const double side = (before.x[0] - before.y[0]).dot(normal);
     const SolidVotes votes = solid_votes(side > 0.0 ? normal : Eigen::Vector3d(-normal), y_out, x_out);
     if (!(side != 0.0) || !(votes.y <= 0 && votes.x <= 0 && votes.y + votes.x < 0)) {
         return false; // (on the side the solids allow, or one they dispute)
     }
-    if (before.edges) {
-        return edges_apart_inside(before);
-    }
-    const Eigen::Vector3d offset = closest_offset(before).offset;
-    return length_of(offset) > POSED_ROUNDING * magnitude(before)
-        && std::abs(direction_of(offset).dot(normal)) > PARALLEL_COSINE;
+    return apart_along_normal(before, normal);
+}
+
+/// Whether the pair's features (`before`, then `at`) passed through each other in between: apart along their normal
+/// (apart_along_normal) at both, on opposite sides, the normal itself not turned over. A pair the search could not
+/// clear that did is a contact for certain, however far through it is by `at`.
+[[nodiscard]] inline bool passed_through(const PosedPair& before, const PosedPair& at)
+{
+    const Eigen::Vector3d normal_before = raw_normal(before), normal_at = raw_normal(at);
+    return normal_before.dot(normal_at) > 0.0 && side_of(before, normal_before) * side_of(at, normal_at) < 0.0
+        && apart_along_normal(before, normal_before) && apart_along_normal(at, normal_at);
 }
 
 /// The contact of a pair found at `upper`, posed there (`at`, with its closest_offset `closest`) and at `approach`
