@@ -49,11 +49,12 @@ namespace {
 
     double radius(const TriangleMesh& mesh) { return mesh.vertices.rowwise().norm().maxCoeff(); }
 
-    /// A body turning up to 3 rad per step past another turning less, overlapping it or passing near; intervals from
-    /// a thousandth of the step to all of it; reach a millionth and a fiftieth of the size; scales 1e-3..1e3. The node
-    /// sweeps were the boxes around a sphere about each node's centre (loose: a third of the general search's time
-    /// went to the pairs they let through) and are now the boxes around each node's turned box at the interval's
-    /// ends: no pair near at a sampled time may be missing (the centres' chords alone, without the boxes, lose some).
+    /// A body turning up to 3 rad per step past another turning less: overlapping it, passing near, or staying apart
+    /// within reach; intervals from a thousandth of the step to all of it; reach a millionth, a fiftieth and (apart)
+    /// three tenths of the size; scales 1e-3..1e3. The node sweeps were the boxes around a sphere about each node's
+    /// centre (loose: a third of the general search's time went to the pairs they let through) and are now the boxes
+    /// around each node's turned box at the interval's ends: no pair near at a sampled time may be missing (the
+    /// centres' chords alone, or the nodes' sweeps not grown by the reach, lose some).
     TEST(SweptTreePairs, FindEveryPairThatComesWithinReach)
     {
         RandomMotions random(23);
@@ -62,7 +63,7 @@ namespace {
         const TriangleMesh slab = box_mesh({ 0.6, 0.4, 0.02 });
         const TriangleMesh* const meshes[] = { &sphere, &torus, &slab };
         std::size_t required = 0;
-        for (int k = 0; k < 72; ++k) {
+        for (int k = 0; k < 96; ++k) {
             const double scale = (k / 9) % 3 == 0 ? 1e-3 : (k / 9) % 3 == 1 ? 1.0 : 1e3;
             const TriangleMesh& mesh_a = *meshes[k % 3];
             const TriangleMesh& mesh_b = *meshes[(k / 3) % 3];
@@ -70,14 +71,21 @@ namespace {
             const RigidShape b = RigidShape::solid(mesh_b.vertices * scale, mesh_b.faces);
             const double width = k % 4 == 0 ? 1.0 : k % 4 == 1 ? 0.3 : k % 4 == 2 ? 0.02 : 1e-3;
             const double sa = random.uniform(0.0, 1.0 - width), sb = sa + width;
-            // Half the bodies overlap over much of the interval; in the other half the centres pass, mid-interval,
-            // 0.6-1 times the sum of the radii apart (near misses and grazes, where a sweep cut too close loses pairs).
-            const Eigen::Vector3d velocity = random.vector(1.0 * scale);
-            const Eigen::Vector3d start = k % 2 == 0
+            // Of the first 72, half the bodies overlap over much of the interval, and in the other half the centres
+            // pass, mid-interval, 0.6-1 times the sum of the radii apart (near misses and grazes, where a sweep cut too
+            // close loses pairs). The last 24 stay apart, their bounding spheres 0.05 apart, slowly, with a reach of
+            // 0.3: those pairs come within reach only through the growth by it, of the nodes' sweeps and the faces'.
+            const bool apart = k >= 72;
+            const double mid = 0.5 * (sa + sb);
+            const Eigen::Vector3d velocity = random.vector((apart ? 0.01 : 1.0) * scale);
+            const Eigen::Vector3d start = apart
+                ? Eigen::Vector3d(
+                    random.direction() * (radius(mesh_a) + radius(mesh_b) + 0.05) * scale - mid * velocity)
+                : k % 2 == 0
                 ? Eigen::Vector3d(random.vector(0.8 * scale))
                 : Eigen::Vector3d(
                     random.direction() * random.uniform(0.6, 1.0) * (radius(mesh_a) + radius(mesh_b)) * scale
-                    - 0.5 * (sa + sb) * velocity);
+                    - mid * velocity);
             const RigidMotion moving(
                 { random.rotation(), start }, velocity, random.direction() * random.uniform(0.0, 3.0));
             const RigidMotion frame(
@@ -86,7 +94,7 @@ namespace {
             const RelativeMotion motion(moving, frame);
             details::MovingSide side(a.mesh_data(), b.mesh_data(), motion);
             details::SweptTreePairs tree_pairs(side);
-            const double reach = ((k / 2) % 2 == 0 ? 1e-6 : 0.02) * scale;
+            const double reach = (apart ? 0.3 : (k / 2) % 2 == 0 ? 1e-6 : 0.02) * scale;
             side.set_interval(sa, sb);
             std::vector<FeaturePair> found = *tree_pairs.find(side, std::numeric_limits<std::size_t>::max(), reach);
             const auto before = [](const FeaturePair& x, const FeaturePair& y) { return key(x) < key(y); };
