@@ -575,8 +575,9 @@ namespace {
                 });
         }
 
-        /// Contact points and normals of the pairs found, at the end of the interval, in world coordinates:
-        /// the closest pair first, then the others within the interval's slack of it.
+        /// Contact points and normals at the end of the interval, in world coordinates: the pairs found that passed
+        /// through each other first, then the closest pair (found, or cleared but near: pairs_near), then the others
+        /// within the interval's slack of the closest.
         std::vector<RigidContact> contacts_at(const Found& found)
         {
             const details::BodyPlacements approach = details::placements_at(a_, b_, found.approach);
