@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <numbers>
 #include <tuple>
 #include <vector>
 
@@ -111,6 +112,48 @@ namespace {
             }
         }
         EXPECT_GT(required, 3000U); // (pairs near at some sampled time, over all queries)
+    }
+
+    /// A rod (2 long, through the origin) turning a quarter turn about z over the interval, its end sweeping past a
+    /// small box that it reaches only late in the interval: the node sweeps must take each end's own rotation (with the
+    /// start's at both ends, the rod's box at the end lies along x, and the box beside its end along y is never
+    /// visited).
+    TEST(SweptTreePairs, FindPairsThatATurnBringsNearOnlyAtItsEnd)
+    {
+        const TriangleMesh rod_mesh = box_mesh({ 1.0, 0.025, 0.025 });
+        const TriangleMesh cube_mesh = box_mesh({ 0.05, 0.05, 0.05 });
+        std::size_t required = 0;
+        for (const double scale : { 1e-3, 1.0, 1e3 }) {
+            const RigidShape rod = RigidShape::solid(rod_mesh.vertices * scale, rod_mesh.faces);
+            const RigidShape cube = RigidShape::solid(cube_mesh.vertices * scale, cube_mesh.faces);
+            // The rod turns pi/2 over [0, 1]; its far end (1, 0, 0) comes to (0, 1, 0) at s = 1, just short of the
+            // cube there.
+            const RigidMotion turning(
+                { Eigen::Quaterniond::Identity(), Eigen::Vector3d::Zero() }, Eigen::Vector3d::Zero(),
+                Eigen::Vector3d(0.0, 0.0, 0.5 * std::numbers::pi));
+            const RigidMotion still(
+                { Eigen::Quaterniond::Identity(), Eigen::Vector3d(0.0, 1.06, 0.0) * scale }, Eigen::Vector3d::Zero(),
+                Eigen::Vector3d::Zero());
+            const RelativeMotion motion(turning, still);
+            details::MovingSide side(rod.mesh_data(), cube.mesh_data(), motion);
+            details::SweptTreePairs tree_pairs(side);
+            for (const double sa : { 0.0, 0.5, 0.9 }) {
+                const double reach = 0.02 * scale;
+                side.set_interval(sa, 1.0);
+                std::vector<FeaturePair> found = *tree_pairs.find(side, std::numeric_limits<std::size_t>::max(), reach);
+                const auto before = [](const FeaturePair& x, const FeaturePair& y) { return key(x) < key(y); };
+                std::sort(found.begin(), found.end(), before);
+                for (const double s : { 0.98, 0.99, 1.0 }) {
+                    for (const FeaturePair& p : pairs_within({ rod, turning }, { cube, still }, s, reach)) {
+                        ++required;
+                        EXPECT_TRUE(std::binary_search(found.begin(), found.end(), p, before))
+                            << "scale " << scale << ": pair kind " << static_cast<int>(p.kind) << " (" << p.a << ", "
+                            << p.b << ") within " << reach << " at s = " << s << " in [" << sa << ", 1]";
+                    }
+                }
+            }
+        }
+        EXPECT_GT(required, 9U); // (the rod's end face near the cube's face, at each scale and interval)
     }
 
 } // namespace
