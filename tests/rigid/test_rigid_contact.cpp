@@ -556,6 +556,37 @@ namespace {
         EXPECT_LT(stopped.toi_lower, 1e-3);
     }
 
+    /// CHORD where a cut needs more than 2^20 equal intervals (a small box spinning 200 rad per step through a sheet at
+    /// a chord tolerance of 1e-14: about 1e9 intervals over the step, 3e6 over each of its 400 top intervals, as the
+    /// sheet's 289 vertices skip the hull advancement): the cut is halved, twice, and the halves are searched earliest
+    /// first. The box turns about the axis it falls along, so its faces stay level: its bottom meets the sheet at gap /
+    /// speed = 1e-6 (in the first quarter of the first top interval), its top at 0.001001 (in the second quarter), so a
+    /// cut's second half searched first, or alone, answers late.
+    TEST(RigidContact, ChordSearchesTheHalvesOfAFineCutEarliestFirst)
+    {
+        const TriangleMesh cube = box_mesh({ 0.05, 0.05, 0.05 });
+        constexpr double GAP = 1e-4, SPEED = 100.0;
+        const RigidBody falling { RigidShape::solid(cube.vertices, cube.faces),
+                                  RigidMotion(
+                                      { .translation = { 0.03, 0.02, 0.05 + GAP } }, { 0, 0, -SPEED }, { 0, 0, 200 }) };
+        const RigidBody sheet { square_sheet(16), still(Eigen::Vector3d::Zero()) };
+        RigidCcdOptions options;
+        options.method = RigidCcdMethod::CHORD;
+        options.chord_tolerance = 1e-14;
+        const RigidCcdResult r = rigid_time_of_contact(falling, sheet, options);
+        ASSERT_TRUE(r.hit);
+        EXPECT_FALSE(r.stats.max_pair_tests_reached);
+        EXPECT_GT(r.stats.intervals, 1000); // (a quarter's 2^20 intervals, 6e-10 each, up to 1e-6)
+        const double contact = GAP / SPEED;
+        EXPECT_LE(r.toi_lower, contact);
+        EXPECT_GE(r.toi_upper, contact - 1e-15);
+        ASSERT_FALSE(r.contacts.empty());
+        for (const RigidContact& c : r.contacts) {
+            EXPECT_NEAR(c.point.z(), 0.0, SPEED * (r.toi_upper - r.toi_lower)); // (the sheet's plane at toi_upper)
+            EXPECT_GT(std::abs(c.normal.z()), 0.999);
+        }
+    }
+
     TEST(RigidContact, EveryPartOfADisconnectedSolidCountsAsInside)
     {
         // Two cubes as one solid: the first listed far away, the second inside a big box; and a cube whose vertex
