@@ -31,7 +31,7 @@
 //   earliest interval first. Contacts shallower than the arcs' departure from their chords can be missed, and times
 //   can be late by up to the time the bodies take to close that distance. Here it is rarely cheaper than
 //   CONSERVATIVE (measured: within a few percent on non-convex meshes and soups, 1.2-1.7x slower on fast spins,
-//   6-8x on convex pairs, which CONSERVATIVE answers on a path of their own; faster only on a small body over a
+//   7-9x on convex pairs, which CONSERVATIVE answers on a path of their own; faster only on a small body over a
 //   dense sheet, 0.37x): it is there to compare with the paper, and CONSERVATIVE is the one to use.
 
 #include <ccdkit/rigid/rigid_motion.hpp>
