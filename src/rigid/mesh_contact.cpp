@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <tuple>
@@ -48,6 +49,10 @@ namespace {
     /// against the pair tests' 0.1-0.6 µs).
     constexpr std::int64_t BOX_TESTS_PER_PAIR_TEST = 16;
 
+    /// Where a Found's pairs come from: the search over the step, the faces that meet at t = 0
+    /// (ContactSearch::surfaces_cross), or a vertex inside the other solid at t = 0 (ContactSearch::starts_inside).
+    enum class FoundBy : std::uint8_t { SEARCH, MEETING_FACES, INSIDE_VERTEX };
+
     /// The feature pairs found touching (or possibly touching) in [lower, upper].
     struct Found {
         double lower = 0.0;
@@ -56,6 +61,7 @@ namespace {
         /// A time at or before `lower` when the pairs had not yet touched: normals point to the side they came
         /// from.
         double approach = 0.0;
+        FoundBy by = FoundBy::SEARCH;
     };
 
     /// A time computed as sa + toi * (sb - sa), rounded down: the three roundings of that expression (the
@@ -182,7 +188,7 @@ namespace {
                     [&](const FeaturePair& x, const FeaturePair& y) { return key(x) == key(y); }),
                 pairs.end());
             ++stats_.intervals;
-            return Found { 0.0, 0.0, std::move(pairs), 0.0 };
+            return Found { 0.0, 0.0, std::move(pairs), 0.0, FoundBy::MEETING_FACES };
         }
 
         /// Whether face fa of a and face fb of b meet at t = 0 (a's vertices in b's coordinates).
@@ -247,7 +253,7 @@ namespace {
             if (!pair) {
                 return std::nullopt;
             }
-            return Found { 0.0, 0.0, { *pair }, 0.0 };
+            return Found { 0.0, 0.0, { *pair }, 0.0, FoundBy::INSIDE_VERTEX };
         }
 
         std::optional<Found> search()
@@ -575,9 +581,10 @@ namespace {
                 });
         }
 
-        /// Contact points and normals at the end of the interval, in world coordinates: the pairs found that passed
-        /// through each other first, then the closest pair (found, or cleared but near: pairs_near), then the others
-        /// within the interval's slack of the closest.
+        /// Contact points and normals at the end of the interval, in world coordinates: the pairs certain to touch
+        /// first (found and passed through each other by then; at t = 0, the closest pairs of the faces that meet),
+        /// then the closest pair (found, or cleared but near: pairs_near), then the others within the interval's
+        /// slack of the closest. A vertex inside the other solid at t = 0 is the one contact (starts_inside).
         std::vector<RigidContact> contacts_at(const Found& found)
         {
             const details::BodyPlacements approach = details::placements_at(a_, b_, found.approach);
@@ -592,7 +599,7 @@ namespace {
             struct ByGap {
                 double gap;
                 std::size_t pair;
-                bool through = false; ///< a pair found that passed through by `upper` (details::passed_through)
+                bool certain = false; ///< a pair found that touches for certain (contacts_at): listed first, always
             };
             std::vector<FeaturePair> pairs = found.pairs;
             std::vector<AtUpper> at_upper;
@@ -614,28 +621,38 @@ namespace {
                 const double width = found.upper - found.lower;
                 const double slack = 2.0 * (a_in_b_.separation() + b_in_a_.separation())
                     + width * a_in_b_.motion().speed_bound(a_in_b_.radius(), found.lower, found.upper);
-                if (found.upper > 0.0) {
+                if (found.by == FoundBy::SEARCH) {
                     // A pair found that passed through by `upper` is a contact for certain: such pairs come first,
                     // however far through they are (a gap there reads like that of a pair apart).
                     for (ByGap& g : order) {
-                        g.through = details::passed_through(
+                        g.certain = details::passed_through(
                             details::pose_pair(a_, b_, pairs[g.pair], approach), at_upper[g.pair].posed);
                     }
+                } else if (found.by == FoundBy::MEETING_FACES) {
+                    // Faces that cross at t = 0 touch for certain, but no vertex-face or edge-edge pair of theirs
+                    // need be close (an edge through a face's middle): their closest pairs come first.
+                    const double found_limit = order.front().gap + slack;
+                    for (ByGap& g : order) {
+                        g.certain = g.gap <= found_limit;
+                    }
+                }
+                if (found.by != FoundBy::INSIDE_VERTEX) {
                     // A pair the search cleared never touches, but may lie closer at `upper` than those it could
                     // not clear: where the bodies pass within eps of touching (a graze), the pairs left are those
-                    // near their closest approach, and the closest at `upper` may be another. Every pair within
-                    // slack of the closest there is a contact, as on the convex path.
+                    // near their closest approach, and the closest at `upper` may be another; at t = 0, a pair
+                    // apart may lie closer than those of the faces that meet. Every pair within slack of the closest
+                    // is a contact, as on the convex path.
                     for (const FeaturePair& pair : pairs_near(order.front().gap + slack, found.pairs)) {
                         pairs.push_back(pair);
                         measure(pair);
                     }
                     std::sort(order.begin(), order.end(), [](const ByGap& x, const ByGap& y) {
-                        return x.through != y.through ? x.through : x.gap < y.gap;
+                        return x.certain != y.certain ? x.certain : x.gap < y.gap;
                     });
                 }
                 const double closest = std::min_element(order.begin(), order.end(), by_gap)->gap;
                 const double limit = closest + slack;
-                std::erase_if(order, [limit](const ByGap& g) { return !g.through && g.gap > limit; });
+                std::erase_if(order, [limit](const ByGap& g) { return !g.certain && g.gap > limit; });
             }
             std::vector<RigidContact> contacts;
             contacts.reserve(order.size());

@@ -647,6 +647,45 @@ namespace {
         }
     }
 
+    /// Faces that cross at t = 0 touch for certain, but their vertex-face and edge-edge pairs need not be close: the
+    /// pairs closest at t = 0 elsewhere are contacts too (review: a triangle through a box's top face and another a
+    /// hair under its bottom listed only the crossing triangle's pairs, 0.08 apart, not the four corners 1e-6 above
+    /// the other). The crossing pairs come first, then the corners, their normals out of the sheet into the box.
+    TEST(RigidContact, ContactsAtTheStartHoldTheClosestPairs)
+    {
+        const TriangleMesh cube = box_mesh({ 0.5, 0.5, 0.5 });
+        constexpr double HAIR = 1e-6;
+        const double floor = -0.5 - HAIR;
+        Eigen::MatrixX3d v(6, 3);
+        v << 0, -0.2, 0.3, 0, 0.2, 0.3, 0, 0, 0.8, -1, -1, floor, 3, -1, floor, -1, 3, floor;
+        Eigen::MatrixX3i f(2, 3);
+        f << 0, 1, 2, 3, 4, 5;
+        const RigidBody box { RigidShape::solid(cube.vertices, cube.faces),
+                              RigidMotion({}, { 0.1, 0, 0 }, Eigen::Vector3d::Zero()) };
+        const RigidBody soup { RigidShape::mesh(v, f), still(Eigen::Vector3d::Zero()) };
+        for (const bool box_first : { true, false }) {
+            SCOPED_TRACE(box_first ? "box, soup" : "soup, box");
+            const RigidCcdResult r = box_first ? rigid_time_of_contact(box, soup) : rigid_time_of_contact(soup, box);
+            ASSERT_TRUE(r.hit);
+            EXPECT_EQ(r.toi_upper, 0.0);
+            ASSERT_FALSE(r.contacts.empty());
+            EXPECT_GT(r.contacts.front().gap, 0.05); // (the crossing triangle's pairs: certain, first)
+            int corners = 0;
+            for (const RigidContact& c : r.contacts) {
+                const RigidFeature& box_feature = box_first ? c.feature_a : c.feature_b;
+                const RigidFeature& soup_feature = box_first ? c.feature_b : c.feature_a;
+                if (soup_feature.kind == RigidFeatureKind::FACE && soup_feature.index == 1) {
+                    ASSERT_EQ(box_feature.kind, RigidFeatureKind::VERTEX);
+                    EXPECT_NEAR(cube.vertices(box_feature.index, 2), -0.5, 0.0);
+                    EXPECT_NEAR(c.gap, HAIR, 1e-15);
+                    EXPECT_NEAR(c.normal.z(), box_first ? 1.0 : -1.0, 1e-12); // (from b towards a)
+                    ++corners;
+                }
+            }
+            EXPECT_EQ(corners, 4);
+        }
+    }
+
     TEST(RigidContact, NearbyBodiesApartAtTheStartTouchLater)
     {
         // The rod through the torus's hole, a hair from its inner side, moving towards it: the contact is later
