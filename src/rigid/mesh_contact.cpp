@@ -23,7 +23,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <optional>
 #include <tuple>
@@ -49,10 +48,6 @@ namespace {
     /// against the pair tests' 0.1-0.6 µs).
     constexpr std::int64_t BOX_TESTS_PER_PAIR_TEST = 16;
 
-    /// Where a Found's pairs come from: the search over the step, the faces that meet at t = 0
-    /// (ContactSearch::surfaces_cross), or a vertex inside the other solid at t = 0 (ContactSearch::starts_inside).
-    enum class FoundBy : std::uint8_t { SEARCH, MEETING_FACES, INSIDE_VERTEX };
-
     /// The feature pairs found touching (or possibly touching) in [lower, upper].
     struct Found {
         double lower = 0.0;
@@ -61,7 +56,6 @@ namespace {
         /// A time at or before `lower` when the pairs had not yet touched: normals point to the side they came
         /// from.
         double approach = 0.0;
-        FoundBy by = FoundBy::SEARCH;
     };
 
     /// A time computed as sa + toi * (sb - sa), rounded down: the three roundings of that expression (the
@@ -188,7 +182,7 @@ namespace {
                     [&](const FeaturePair& x, const FeaturePair& y) { return key(x) == key(y); }),
                 pairs.end());
             ++stats_.intervals;
-            return Found { 0.0, 0.0, std::move(pairs), 0.0, FoundBy::MEETING_FACES };
+            return Found { 0.0, 0.0, std::move(pairs), 0.0 };
         }
 
         /// Whether face fa of a and face fb of b meet at t = 0 (a's vertices in b's coordinates).
@@ -253,7 +247,7 @@ namespace {
             if (!pair) {
                 return std::nullopt;
             }
-            return Found { 0.0, 0.0, { *pair }, 0.0, FoundBy::INSIDE_VERTEX };
+            return Found { 0.0, 0.0, { *pair }, 0.0 };
         }
 
         std::optional<Found> search()
@@ -582,9 +576,9 @@ namespace {
         }
 
         /// Contact points and normals at the end of the interval, in world coordinates: the pairs certain to touch
-        /// first (found and passed through each other by then; at t = 0, the closest pairs of the faces that meet),
-        /// then the closest pair (found, or cleared but near: pairs_near), then the others within the interval's
-        /// slack of the closest. A vertex inside the other solid at t = 0 is the one contact (starts_inside).
+        /// first (found and passed through each other by then; at t = 0, the closest pairs of the faces that meet, or
+        /// the vertex inside the other solid), then the closest pair (found, or cleared but near: pairs_near), then
+        /// the others within the interval's slack of the closest.
         std::vector<RigidContact> contacts_at(const Found& found)
         {
             const details::BodyPlacements approach = details::placements_at(a_, b_, found.approach);
@@ -621,35 +615,40 @@ namespace {
                 const double width = found.upper - found.lower;
                 const double slack = 2.0 * (a_in_b_.separation() + b_in_a_.separation())
                     + width * a_in_b_.motion().speed_bound(a_in_b_.radius(), found.lower, found.upper);
-                if (found.by == FoundBy::SEARCH) {
+                if (found.upper > 0.0) {
                     // A pair found that passed through by `upper` is a contact for certain: such pairs come first,
                     // however far through they are (a gap there reads like that of a pair apart).
                     for (ByGap& g : order) {
                         g.certain = details::passed_through(
                             details::pose_pair(a_, b_, pairs[g.pair], approach), at_upper[g.pair].posed);
                     }
-                } else if (found.by == FoundBy::MEETING_FACES) {
-                    // Faces that cross at t = 0 touch for certain, but no vertex-face or edge-edge pair of theirs
-                    // need be close (an edge through a face's middle): their closest pairs come first.
+                } else {
+                    // (At t = 0: surfaces_cross or starts_inside.) Faces that cross at t = 0 touch for certain, but no
+                    // vertex-face or edge-edge pair of theirs need be close (an edge through a face's middle): their
+                    // closest pairs come first; so does a vertex inside the other solid, however deep.
                     const double found_limit = order.front().gap + slack;
                     for (ByGap& g : order) {
                         g.certain = g.gap <= found_limit;
                     }
                 }
-                if (found.by != FoundBy::INSIDE_VERTEX) {
-                    // A pair the search cleared never touches, but may lie closer at `upper` than those it could
-                    // not clear: where the bodies pass within eps of touching (a graze), the pairs left are those
-                    // near their closest approach, and the closest at `upper` may be another; at t = 0, a pair
-                    // apart may lie closer than those of the faces that meet. Every pair within slack of the closest
-                    // is a contact, as on the convex path.
-                    for (const FeaturePair& pair : pairs_near(order.front().gap + slack, found.pairs)) {
-                        pairs.push_back(pair);
-                        measure(pair);
-                    }
-                    std::sort(order.begin(), order.end(), [](const ByGap& x, const ByGap& y) {
-                        return x.certain != y.certain ? x.certain : x.gap < y.gap;
-                    });
+                // A pair the search cleared never touches, but may lie closer at `upper` than those it could not
+                // clear: where the bodies pass within eps of touching (a graze), the pairs left are those near their
+                // closest approach, and the closest at `upper` may be another. Every pair within slack of the closest
+                // is a contact, as on the convex path: searched within the smaller body's mean edge length of the
+                // closest found (a stop at max_pair_tests may leave those far apart, and the pairs within a long reach
+                // grow with the square of the faces near the other body). At t = 0, the pairs touching elsewhere
+                // (within slack): rounding may show touching faces apart in one body's frame (and a vertex inside
+                // the other), and the pairs of faces that cross need not be close (an edge through a face's middle),
+                // so reaching as far as those would measure every pair near them (two 800-face sheets 0.1-0.2 apart
+                // beside two crossing triangles: 2.5 s and 0.9 GB).
+                const double reach = std::min(order.front().gap, found.upper > 0.0 ? feature_size_ : slack) + slack;
+                for (const FeaturePair& pair : pairs_near(reach, found.pairs)) {
+                    pairs.push_back(pair);
+                    measure(pair);
                 }
+                std::sort(order.begin(), order.end(), [](const ByGap& x, const ByGap& y) {
+                    return x.certain != y.certain ? x.certain : x.gap < y.gap;
+                });
                 const double closest = std::min_element(order.begin(), order.end(), by_gap)->gap;
                 const double limit = closest + slack;
                 std::erase_if(order, [limit](const ByGap& g) { return !g.certain && g.gap > limit; });
