@@ -634,9 +634,10 @@ namespace {
                 // A pair the search cleared never touches, but may lie closer at `upper` than those it could not
                 // clear: where the bodies pass within eps of touching (a graze), the pairs left are those near their
                 // closest approach, and the closest at `upper` may be another. Every pair within slack of the closest
-                // is a contact, as on the convex path: searched within the smaller body's mean edge length of the
-                // closest found (a stop at max_pair_tests may leave those far apart, and the pairs within a long reach
-                // grow with the square of the faces near the other body). At t = 0, the pairs touching elsewhere
+                // is a contact, as on the convex path: searched up to the closest found pair's gap, but no farther
+                // than the smaller body's mean edge length (a stop at max_pair_tests may leave the found pairs far
+                // apart, and the pairs within a long reach grow with the square of the faces near the other body).
+                // At t = 0, the pairs touching elsewhere
                 // (within slack): rounding may show touching faces apart in one body's frame (and a vertex inside
                 // the other), and the pairs of faces that cross need not be close (an edge through a face's middle),
                 // so reaching as far as those would measure every pair near them (two 800-face sheets 0.1-0.2 apart
