@@ -637,11 +637,10 @@ namespace {
                 // is a contact, as on the convex path: searched up to the closest found pair's gap, but no farther
                 // than the smaller body's mean edge length (a stop at max_pair_tests may leave the found pairs far
                 // apart, and the pairs within a long reach grow with the square of the faces near the other body).
-                // At t = 0, the pairs touching elsewhere
-                // (within slack): rounding may show touching faces apart in one body's frame (and a vertex inside
-                // the other), and the pairs of faces that cross need not be close (an edge through a face's middle),
-                // so reaching as far as those would measure every pair near them (two 800-face sheets 0.1-0.2 apart
-                // beside two crossing triangles: 2.5 s and 0.9 GB).
+                // At t = 0, the pairs touching elsewhere (within slack): rounding may show touching faces apart in one
+                // body's frame (and a vertex inside the other), and the pairs of faces that cross need not be close
+                // (an edge through a face's middle), so reaching as far as those would measure every pair near them
+                // (two 800-face sheets 0.1-0.2 apart beside two crossing triangles: 2.5 s and 0.9 GB).
                 const double reach = std::min(order.front().gap, found.upper > 0.0 ? feature_size_ : slack) + slack;
                 for (const FeaturePair& pair : pairs_near(reach, found.pairs)) {
                     pairs.push_back(pair);
