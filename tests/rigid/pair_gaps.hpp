@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -106,6 +107,46 @@ inline Eigen::Vector3d closest_offset_between(const RigidBody& a, const RigidBod
         }
     }
     return best;
+}
+
+/// The least gap among the contacts (they list a pair that passed through first, whatever its gap).
+inline double least_gap(const std::vector<RigidContact>& contacts)
+{
+    double least = std::numeric_limits<double>::infinity();
+    for (const RigidContact& c : contacts) {
+        least = std::min(least, c.gap);
+    }
+    return least;
+}
+
+/// Which side of the other feature a contact's feature of body a lies on at time s, along the pair's own normal
+/// (the face's, or the edges' cross product); the sign changes where the features passed through each other.
+inline double feature_side(const RigidBody& a, const RigidBody& b, const RigidContact& c, double s)
+{
+    const Eigen::MatrixX3d va = posed(a, s), vb = posed(b, s);
+    const auto corner = [](const Eigen::MatrixX3d& v, const Eigen::MatrixX3i& faces, std::int32_t f, int k) {
+        return Eigen::Vector3d(v.row(faces(f, k)).transpose());
+    };
+    const auto end = [](const Eigen::MatrixX3d& v, const Eigen::MatrixX2i& edges, std::int32_t e, int k) {
+        return Eigen::Vector3d(v.row(edges(e, k)).transpose());
+    };
+    const auto face_side
+        = [&corner](const Eigen::Vector3d& x, const Eigen::MatrixX3d& v, const Eigen::MatrixX3i& f, std::int32_t face) {
+              const Eigen::Vector3d p = corner(v, f, face, 0);
+              return (x - p).dot((corner(v, f, face, 1) - p).cross(corner(v, f, face, 2) - p));
+          };
+    switch (c.feature_a.kind) {
+    case RigidFeatureKind::VERTEX:
+        return face_side(va.row(c.feature_a.index).transpose(), vb, b.shape.faces(), c.feature_b.index);
+    case RigidFeatureKind::FACE:
+        return -face_side(vb.row(c.feature_b.index).transpose(), va, a.shape.faces(), c.feature_a.index);
+    default: {
+        const auto& ea = a.shape.edges();
+        const auto& eb = b.shape.edges();
+        const Eigen::Vector3d a0 = end(va, ea, c.feature_a.index, 0), b0 = end(vb, eb, c.feature_b.index, 0);
+        return (a0 - b0).dot((end(va, ea, c.feature_a.index, 1) - a0).cross(end(vb, eb, c.feature_b.index, 1) - b0));
+    }
+    }
 }
 
 } // namespace ccdkit::test_support

@@ -26,9 +26,9 @@ struct ConvexContactSide {
     double speed; ///< bound on any point's speed per unit of the step
 };
 
-/// Contacts at `upper`: every feature pair within the interval's slack of the closest, closest first. `n` is a
-/// direction along which a lies above b at `lower` (the separating direction of the search). Each measured pair counts
-/// in stats.pair_tests.
+/// Contacts at `upper`: every feature pair within the interval's slack of the closest; those that passed through each
+/// other by then first, then closest first. `n` is a direction along which a lies above b at `lower` (the separating
+/// direction of the search). Each measured pair counts in stats.pair_tests.
 [[nodiscard]] std::vector<RigidContact> convex_contacts(
     const ConvexContactSide& a,
     const ConvexContactSide& b,
