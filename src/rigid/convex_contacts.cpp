@@ -167,14 +167,15 @@ std::vector<RigidContact> convex_contacts(
         closest = std::min(closest, m.gap);
     }
     // As on the general search, a pair whose features passed through each other by `upper` is a contact for certain
-    // and comes first: its gap reads like that of a pair apart, and with a large eps the closest pair is often a
-    // sideways one beside a vertex that went through a face. Only the order depends on it, so a lone pair skips the
-    // test (most queries keep one pair, whose features have often passed through: testing it cost 5-9%).
+    // and comes first, the one that met first ahead: its gap reads like that of a pair apart, and with a large eps
+    // the closest pair is often a sideways one beside a vertex that went through a face. Only the order depends on
+    // it, so a lone pair skips the test (most queries keep one pair, whose features have often passed through:
+    // testing it cost 5-9%).
     const auto kept_pair = [&](const Measured& m) { return m.gap <= closest + slack + margin; };
     const bool several = std::count_if(measured.begin(), measured.end(), kept_pair) > 1;
     struct Kept {
         RigidContact contact;
-        bool certain;
+        double met; ///< passage_share, infinite where the features did not pass through
     };
     ScratchVector<Kept> kept(arena);
     for (const Measured& m : measured) {
@@ -183,17 +184,17 @@ std::vector<RigidContact> convex_contacts(
             const PosedPair at = posed_at(m.pair, pa, pb);
             const SolidOutward outward = solid_outward(shape_a, shape_b, m.pair, a.upper_rotation, b.upper_rotation);
             kept.push_back({ contact_of(m.pair, before, at, m.closest, outward, lower > 0.0),
-                             several && passed_through(before, at) });
+                             several ? passage_share(before, at).value_or(INFINITE) : INFINITE });
         }
     }
     std::sort(kept.begin(), kept.end(), [](const Kept& x, const Kept& y) {
-        return x.certain != y.certain ? x.certain : x.contact.gap < y.contact.gap;
+        return x.met != y.met ? x.met < y.met : x.contact.gap < y.contact.gap;
     });
     std::vector<RigidContact> out;
     out.reserve(kept.size()); // one heap allocation (face-to-face contacts hold several pairs)
     const double limit = closest + slack;
     for (const Kept& k : kept) {
-        if (k.certain || k.contact.gap <= limit) {
+        if (k.met < INFINITE || k.contact.gap <= limit) {
             out.push_back(k.contact);
         }
     }

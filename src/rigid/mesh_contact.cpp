@@ -594,6 +594,7 @@ namespace {
                 double gap;
                 std::size_t pair;
                 bool certain = false; ///< a pair found that touches for certain (contacts_at): listed first, always
+                double met = 0.0; ///< where a certain pair passed through: passage_share (those that met first lead)
             };
             std::vector<FeaturePair> pairs = found.pairs;
             std::vector<AtUpper> at_upper;
@@ -617,10 +618,13 @@ namespace {
                     + width * a_in_b_.motion().speed_bound(a_in_b_.radius(), found.lower, found.upper);
                 if (found.upper > 0.0) {
                     // A pair found that passed through by `upper` is a contact for certain: such pairs come first,
-                    // however far through they are (a gap there reads like that of a pair apart).
+                    // however far through they are (a gap there reads like that of a pair apart), the one that met
+                    // first ahead.
                     for (ByGap& g : order) {
-                        g.certain = details::passed_through(
+                        const std::optional<double> met = details::passage_share(
                             details::pose_pair(a_, b_, pairs[g.pair], approach), at_upper[g.pair].posed);
+                        g.certain = met.has_value();
+                        g.met = met.value_or(0.0);
                     }
                 } else {
                     // (At t = 0: surfaces_cross or starts_inside.) Faces that cross at t = 0 touch for certain, but no
@@ -647,7 +651,10 @@ namespace {
                     measure(pair);
                 }
                 std::sort(order.begin(), order.end(), [](const ByGap& x, const ByGap& y) {
-                    return x.certain != y.certain ? x.certain : x.gap < y.gap;
+                    if (x.certain != y.certain) {
+                        return x.certain;
+                    }
+                    return x.met != y.met ? x.met < y.met : x.gap < y.gap;
                 });
                 const double closest = std::min_element(order.begin(), order.end(), by_gap)->gap;
                 const double limit = closest + slack;

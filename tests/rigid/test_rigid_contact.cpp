@@ -1241,45 +1241,55 @@ namespace {
     }
 
     /// With a large eps the bodies may be well through each other by toi_upper, and the pair closest there is often
-    /// a sideways one beside the features that went through: the convex path, too, lists a pair that passed through
-    /// first (before, by gap alone, random box pairs at eps 1e-2 had 309 of 2,000 first normals over 30 degrees off
-    /// the eps 1e-12 answer's and 21 over 90; now 108 and 3). A cube standing on a corner drops onto a box's top just
-    /// inside its rim, in both argument orders: the first contact passed through, and its normal is the top's.
-    TEST(RigidContact, ConvexPairsListAPairThatPassedThroughFirst)
+    /// a sideways one beside the features that went through: the convex path, too, lists first the pairs that passed
+    /// through, the one that met first ahead (by gap alone, random box pairs at eps 1e-2 had 309 of 2,000 first
+    /// normals over 30 degrees off the eps 1e-12 answer's; with those pairs first by gap, 108; met first, 41). A cube
+    /// standing on a corner drops onto a box's top just inside its rim, solids and soups, in both argument orders:
+    /// the first contact passed through, and it is the corner against the top (by gap, an edge crossing the rim came
+    /// first).
+    TEST(RigidContact, PairsThatPassedThroughComeFirstTheFirstToMeetAhead)
     {
-        const RigidShape cube = box_solid({ 0.5, 0.5, 0.5 });
-        const RigidBody block { box_solid({ 1.0, 1.0, 1.0 }), RigidMotion() };
+        const TriangleMesh small = box_mesh({ 0.5, 0.5, 0.5 }), large = box_mesh({ 1.0, 1.0, 1.0 });
         const Eigen::Quaterniond corner_down
             = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d(1, 1, 1).normalized(), -Eigen::Vector3d::UnitZ());
         const double drop = 0.3; // the corner's height over the top
         int cases = 0;
-        for (const double inside : { 0.005, 0.01, 0.015 }) {
-            for (const double eps : { 0.05, 0.1 }) {
-                const Eigen::Vector3d start(1.0 - inside, 0.2, 1.0 + std::sqrt(3.0) * 0.5 + drop);
-                const RigidBody falling { cube, RigidMotion({ corner_down, start }, { 0, 0, -1 }, { 0, 0, 0 }) };
-                RigidCcdOptions options;
-                options.eps = eps;
-                for (const bool falling_is_a : { true, false }) {
-                    SCOPED_TRACE(
-                        testing::Message() << "inside " << inside << ", eps " << eps << ", a falls " << falling_is_a);
-                    const RigidBody& a = falling_is_a ? falling : block;
-                    const RigidBody& b = falling_is_a ? block : falling;
-                    const RigidCcdResult r = rigid_time_of_contact(a, b, options);
-                    ASSERT_TRUE(r.hit);
-                    ASSERT_FALSE(r.contacts.empty());
-                    EXPECT_LE(r.toi_lower, drop);
-                    EXPECT_GE(r.toi_upper, drop);
-                    const RigidContact& first = r.contacts.front();
-                    EXPECT_LT(feature_side(a, b, first, r.toi_lower) * feature_side(a, b, first, r.toi_upper), 0.0)
-                        << "the first contact, at gap " << first.gap << " (least " << least_gap(r.contacts)
-                        << "), passed through";
-                    const Eigen::Vector3d up(0.0, 0.0, falling_is_a ? 1.0 : -1.0);
-                    EXPECT_GT(first.normal.dot(up), std::cos(std::numbers::pi / 4)) << first.normal.transpose();
-                    ++cases;
+        // Solids take the convex path, soups the general search.
+        for (const bool solid : { true, false }) {
+            const auto shape = [solid](const TriangleMesh& m) {
+                return solid ? RigidShape::solid(m.vertices, m.faces) : RigidShape::mesh(m.vertices, m.faces);
+            };
+            const RigidShape cube = shape(small);
+            const RigidBody block { shape(large), RigidMotion() };
+            for (const double inside : { 0.005, 0.01, 0.02, 0.05 }) {
+                for (const double eps : { 0.05, 0.1 }) {
+                    const Eigen::Vector3d start(1.0 - inside, 0.2, 1.0 + std::sqrt(3.0) * 0.5 + drop);
+                    const RigidBody falling { cube, RigidMotion({ corner_down, start }, { 0, 0, -1 }, { 0, 0, 0 }) };
+                    RigidCcdOptions options;
+                    options.eps = eps;
+                    for (const bool falling_is_a : { true, false }) {
+                        SCOPED_TRACE(
+                            testing::Message() << (solid ? "solids" : "soups") << ", inside " << inside << ", eps "
+                                               << eps << ", a falls " << falling_is_a);
+                        const RigidBody& a = falling_is_a ? falling : block;
+                        const RigidBody& b = falling_is_a ? block : falling;
+                        const RigidCcdResult r = rigid_time_of_contact(a, b, options);
+                        ASSERT_TRUE(r.hit);
+                        ASSERT_FALSE(r.contacts.empty());
+                        EXPECT_LE(r.toi_lower, drop);
+                        EXPECT_GE(r.toi_upper, drop);
+                        const RigidContact& first = r.contacts.front();
+                        EXPECT_LT(feature_side(a, b, first, r.toi_lower) * feature_side(a, b, first, r.toi_upper), 0.0)
+                            << "the first contact, at gap " << first.gap << " (least " << least_gap(r.contacts)
+                            << "), passed through";
+                        const Eigen::Vector3d up(0.0, 0.0, falling_is_a ? 1.0 : -1.0);
+                        EXPECT_GT(first.normal.dot(up), 1.0 - 1e-12) << first.normal.transpose();
+                        ++cases;
+                    }
                 }
             }
         }
-        EXPECT_EQ(cases, 12);
+        EXPECT_EQ(cases, 32);
     }
 
     TEST(RigidContact, RejectsBadInput)

@@ -365,14 +365,20 @@ solid_votes(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const E
     return apart_along_normal(before, normal);
 }
 
-/// Whether the pair's features (`before`, then `at`) passed through each other in between: apart along their normal
-/// (apart_along_normal) at both, on opposite sides, the normal itself not turned over. A pair the search could not
-/// clear that did is a contact for certain, however far through it is by `at`.
-[[nodiscard]] inline bool passed_through(const PosedPair& before, const PosedPair& at)
+/// Where the pair's features (`before`, then `at`) passed through each other in between (apart along their normal,
+/// apart_along_normal, at both, on opposite sides, the normal itself not turned over), the share of the way from
+/// `before` to `at` at which they met, from their sides' linear interpolation; none otherwise. A pair the search
+/// could not clear that passed through is a contact for certain, however far through it is by `at`, and of several
+/// such pairs the one that met first has gone deepest, so its gap there is the largest.
+[[nodiscard]] inline std::optional<double> passage_share(const PosedPair& before, const PosedPair& at)
 {
     const Eigen::Vector3d normal_before = raw_normal(before), normal_at = raw_normal(at);
-    return normal_before.dot(normal_at) > 0.0 && side_of(before, normal_before) * side_of(at, normal_at) < 0.0
-        && apart_along_normal(before, normal_before) && apart_along_normal(at, normal_at);
+    const double side_before = side_of(before, normal_before), side_at = side_of(at, normal_at);
+    if (!(normal_before.dot(normal_at) > 0.0 && side_before * side_at < 0.0 && apart_along_normal(before, normal_before)
+          && apart_along_normal(at, normal_at))) {
+        return std::nullopt;
+    }
+    return side_before / (side_before - side_at);
 }
 
 /// The contact of a pair found at `upper`, posed there (`at`, with its closest_offset `closest`) and at `approach`
