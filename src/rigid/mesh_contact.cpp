@@ -143,7 +143,10 @@ namespace {
         /// body. Two closed triangles meet iff a side of one meets the other, so testing every face pair whose
         /// boxes overlap at t = 0 (the broad phase over [0, 0]) is complete on the rounded poses; poses that
         /// rounding separated by less than the separation are still found at t = 0 by the search's margin.
-        /// Every feature pair of the faces that meet becomes a contact.
+        /// The contacts are the closest feature pairs of each pair of faces that meet: where the surfaces cross, no
+        /// vertex-face or edge-edge pair need be close (an edge through a face's middle), and where they cross in one
+        /// place and touch in another (one leg of a table sunk into the floor, the others standing on it), the pairs
+        /// closest overall are only the touching ones.
         std::optional<Found> surfaces_cross()
         {
             set_interval(0.0, 0.0);
@@ -152,7 +155,13 @@ namespace {
             }
             const auto& moving = a_in_b_.shape();
             const auto& fixed = a_in_b_.fixed();
-            std::vector<FeaturePair> pairs;
+            // Each meeting face pair's feature pairs, with its number (`meeting`).
+            struct OfFaces {
+                FeaturePair pair;
+                std::size_t meeting;
+            };
+            std::vector<OfFaces> of_faces;
+            std::size_t meeting = 0;
             tree_pairs_.for_each_face_pair(
                 a_in_b_,
                 [&](std::int32_t fa, std::int32_t fb) {
@@ -160,27 +169,45 @@ namespace {
                         return;
                     }
                     for (int c = 0; c < 3; ++c) {
-                        pairs.push_back({ PairKind::VERTEX_FACE, moving.faces(fa, c), fb });
-                        pairs.push_back({ PairKind::FACE_VERTEX, fa, fixed.faces(fb, c) });
+                        of_faces.push_back({ { PairKind::VERTEX_FACE, moving.faces(fa, c), fb }, meeting });
+                        of_faces.push_back({ { PairKind::FACE_VERTEX, fa, fixed.faces(fb, c) }, meeting });
                         for (int d = 0; d < 3; ++d) {
-                            pairs.push_back({ PairKind::EDGE_EDGE, moving.face_edges(fa, c), fixed.face_edges(fb, d) });
+                            of_faces.push_back(
+                                { { PairKind::EDGE_EDGE, moving.face_edges(fa, c), fixed.face_edges(fb, d) },
+                                  meeting });
                         }
                     }
+                    ++meeting;
                 },
                 [] { return false; });
-            if (pairs.empty()) {
+            if (of_faces.empty()) {
                 return std::nullopt;
             }
-            // A vertex or edge shared by several meeting faces came once from each: every pair once.
+            // A vertex or edge shared by several meeting faces came once from each: each pair is measured once.
             const auto key = [](const FeaturePair& p) { return std::tuple(p.kind, p.a, p.b); };
-            std::sort(pairs.begin(), pairs.end(), [&](const FeaturePair& x, const FeaturePair& y) {
-                return key(x) < key(y);
+            std::sort(of_faces.begin(), of_faces.end(), [&](const OfFaces& x, const OfFaces& y) {
+                return key(x.pair) < key(y.pair);
             });
-            pairs.erase(
-                std::unique(
-                    pairs.begin(), pairs.end(),
-                    [&](const FeaturePair& x, const FeaturePair& y) { return key(x) == key(y); }),
-                pairs.end());
+            const details::BodyPlacements start = details::placements_at(a_, b_, 0.0);
+            std::vector<double> gaps(of_faces.size());
+            for (std::size_t k = 0; k < of_faces.size(); ++k) {
+                gaps[k] = k > 0 && key(of_faces[k].pair) == key(of_faces[k - 1].pair)
+                    ? gaps[k - 1]
+                    : details::length_of(
+                        details::closest_offset(details::pose_pair(a_, b_, of_faces[k].pair, start)).offset);
+            }
+            std::vector<double> least(meeting, std::numeric_limits<double>::infinity());
+            for (std::size_t k = 0; k < of_faces.size(); ++k) {
+                least[of_faces[k].meeting] = std::min(least[of_faces[k].meeting], gaps[k]);
+            }
+            const double slack = contact_slack(0.0, 0.0);
+            std::vector<FeaturePair> pairs;
+            for (std::size_t k = 0; k < of_faces.size(); ++k) {
+                if (gaps[k] <= least[of_faces[k].meeting] + slack
+                    && (pairs.empty() || key(pairs.back()) != key(of_faces[k].pair))) {
+                    pairs.push_back(of_faces[k].pair);
+                }
+            }
             ++stats_.intervals;
             return Found { 0.0, 0.0, std::move(pairs), 0.0 };
         }
@@ -340,6 +367,16 @@ namespace {
             sb_ = sb;
             a_in_b_.set_interval(sa, sb);
             b_in_a_.set_interval(sa, sb);
+        }
+
+        /// How far apart the contacts' features may lie at `sb` beyond the closest pair: the separation both ways
+        /// (rounding and the arcs' departure from their chords) and how far the features move over [sa, sb]. Sets the
+        /// interval.
+        double contact_slack(double sa, double sb)
+        {
+            set_interval(sa, sb);
+            return 2.0 * (a_in_b_.separation() + b_in_a_.separation())
+                + (sb - sa) * a_in_b_.motion().speed_bound(a_in_b_.radius(), sa, sb);
         }
 
         /// The bounding spheres about the centres of mass stay apart over the interval.
@@ -576,9 +613,9 @@ namespace {
         }
 
         /// Contact points and normals at the end of the interval, in world coordinates: the pairs certain to touch
-        /// first (found and passed through each other by then; at t = 0, the closest pairs of the faces that meet, or
-        /// the vertex inside the other solid), then the closest pair (found, or cleared but near: pairs_near), then
-        /// the others within the interval's slack of the closest.
+        /// first (found and passed through each other by then; at t = 0, the closest pairs of each pair of faces that
+        /// meet, or the vertex inside the other solid), then the closest pair (found, or cleared but near: pairs_near),
+        /// then the others within the interval's slack of the closest.
         std::vector<RigidContact> contacts_at(const Found& found)
         {
             const details::BodyPlacements approach = details::placements_at(a_, b_, found.approach);
@@ -612,10 +649,7 @@ namespace {
             const auto by_gap = [](const ByGap& x, const ByGap& y) { return x.gap < y.gap; };
             std::sort(order.begin(), order.end(), by_gap);
             if (!order.empty()) {
-                set_interval(found.lower, std::max(found.upper, found.lower));
-                const double width = found.upper - found.lower;
-                const double slack = 2.0 * (a_in_b_.separation() + b_in_a_.separation())
-                    + width * a_in_b_.motion().speed_bound(a_in_b_.radius(), found.lower, found.upper);
+                const double slack = contact_slack(found.lower, std::max(found.upper, found.lower));
                 if (found.upper > 0.0) {
                     // A pair found that passed through by `upper` is a contact for certain: such pairs come first,
                     // however far through they are (a gap there reads like that of a pair apart), the one that met
@@ -627,12 +661,10 @@ namespace {
                         g.met = met.value_or(0.0);
                     }
                 } else {
-                    // (At t = 0: surfaces_cross or starts_inside.) Faces that cross at t = 0 touch for certain, but no
-                    // vertex-face or edge-edge pair of theirs need be close (an edge through a face's middle): their
-                    // closest pairs come first; so does a vertex inside the other solid, however deep.
-                    const double found_limit = order.front().gap + slack;
+                    // (At t = 0: surfaces_cross or starts_inside.) The closest pairs of faces that meet at t = 0 touch
+                    // for certain, and so does a vertex inside the other solid, however deep: they come first.
                     for (ByGap& g : order) {
-                        g.certain = g.gap <= found_limit;
+                        g.certain = true;
                     }
                 }
                 // A pair the search cleared never touches, but may lie closer at `upper` than those it could not

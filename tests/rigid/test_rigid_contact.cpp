@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -675,6 +676,61 @@ namespace {
                 const RigidFeature& soup_feature = box_first ? c.feature_b : c.feature_a;
                 EXPECT_NEAR(c.gap, 0.0816, 1e-4); // (the crossing triangle's edges against the top face's)
                 EXPECT_EQ(soup_feature.kind, RigidFeatureKind::EDGE);
+            }
+        }
+    }
+
+    /// Where the surfaces cross in one place and touch in another at t = 0, both are contacts: a table's four legs
+    /// on a floor, three standing on it and one sunk into it, the closest pairs of each pair of faces that meet (the
+    /// pairs closest overall, the standing legs' at 0, had been the only ones: the sunk leg had no contact). Solids and
+    /// soups, both argument orders, sunk by 1e-6 to 0.1.
+    TEST(RigidContact, ContactsAtTheStartHoldEveryPlaceTheSurfacesCross)
+    {
+        const TriangleMesh leg = box_mesh({ 0.05, 0.05, 0.5 });
+        const std::array<Eigen::Vector2d, 4> feet { Eigen::Vector2d(-1, -1), Eigen::Vector2d(1, -1),
+                                                    Eigen::Vector2d(-1, 1), Eigen::Vector2d(1, 0.7) };
+        TriangleMesh floor = box_mesh({ 3, 3, 0.5 });
+        floor.vertices.col(2).array() -= 0.5; // its top at z = 0
+        for (const double sunk : { 1e-6, 1e-3, 0.1 }) {
+            TriangleMesh table;
+            table.vertices.resize(32, 3);
+            table.faces.resize(48, 3);
+            for (Eigen::Index l = 0; l < 4; ++l) {
+                const double bottom = l == 3 ? -sunk : 0.0;
+                const Eigen::RowVector3d at(feet[l].x(), feet[l].y(), 0.5 + bottom);
+                table.vertices.middleRows(8 * l, 8) = leg.vertices.rowwise() + at;
+                table.faces.middleRows(12 * l, 12) = leg.faces.array() + static_cast<int>(8 * l);
+            }
+            for (const bool solid : { true, false }) {
+                const RigidBody upper { rigid_shape(table, solid), still(Eigen::Vector3d::Zero()) };
+                const RigidBody lower { rigid_shape(floor, solid), still(Eigen::Vector3d::Zero()) };
+                for (const bool table_first : { true, false }) {
+                    SCOPED_TRACE(
+                        testing::Message() << "sunk " << sunk << (solid ? ", solids" : ", soups")
+                                           << (table_first ? ", table first" : ", floor first"));
+                    const RigidCcdResult r
+                        = table_first ? rigid_time_of_contact(upper, lower) : rigid_time_of_contact(lower, upper);
+                    ASSERT_TRUE(r.hit);
+                    EXPECT_EQ(r.toi_upper, 0.0);
+                    std::array<int, 4> per_leg {};
+                    int sunk_corners = 0;
+                    for (const RigidContact& c : r.contacts) {
+                        const Eigen::Index nearest
+                            = c.point.x() < 0 ? (c.point.y() < 0 ? 0 : 2) : (c.point.y() < 0 ? 1 : 3);
+                        ++per_leg[static_cast<std::size_t>(nearest)];
+                        const RigidFeature& table_feature = table_first ? c.feature_a : c.feature_b;
+                        // (Out of the floor for solids; a soup's sense is the side the vertex lies on, below.)
+                        const double up = (table_first ? 1.0 : -1.0) * (solid ? 1.0 : -1.0) * c.normal.z();
+                        if (nearest == 3 && table_feature.kind == RigidFeatureKind::VERTEX
+                            && std::abs(c.gap - sunk) <= 1e-12 && up > 1.0 - 1e-12) {
+                            ++sunk_corners; // a bottom corner of the sunk leg under the floor's top
+                        }
+                    }
+                    for (const int count : per_leg) {
+                        EXPECT_GE(count, 1);
+                    }
+                    EXPECT_EQ(sunk_corners, 4);
+                }
             }
         }
     }

@@ -154,10 +154,10 @@ struct RigidCcdResult {
     /// pair is often a sideways one beside a vertex that went through a face, and that vertex the deepest). Pairs the
     /// search cleared are looked for up to the closest found pair's gap, but no farther than the smaller body's mean
     /// edge length (plus the slack). At t = 0 (bodies touching or crossing at the start) the contacts are where the
-    /// surfaces cross or touch: the closest pairs of the faces that meet (an edge through a face's middle is far from
-    /// every vertex and edge there), or for a body nested inside a solid its inside vertex against the solid's nearest
-    /// face, first; then the pairs touching elsewhere, within rounding. Each contact's gap is its features' distance at
-    /// toi_upper.
+    /// surfaces cross or touch: the closest pairs of each pair of faces that meet (an edge through a face's middle is
+    /// far from every vertex and edge there), or for a body nested inside a solid its inside vertex against the solid's
+    /// nearest face, first; then the pairs touching elsewhere, within rounding. Each contact's gap is its features'
+    /// distance at toi_upper.
     std::vector<RigidContact> contacts;
     RigidCcdStats stats;
 };
