@@ -474,8 +474,9 @@ namespace {
         std::vector<RigidContact> contacts(double lower, double upper, const Eigen::Vector3d& n)
         {
             const auto side = [](const ConvexSide& s) {
-                return ConvexContactSide { s.body().shape, s.points(),     s.probe_points(), s.probe_rotation(),
-                                           s.radius(),     s.step_angle(), s.error(),        s.speed() };
+                return ConvexContactSide { s.body().shape,   s.body().motion,    s.points(),
+                                           s.probe_points(), s.probe_rotation(), s.radius(),
+                                           s.step_angle(),   s.error(),          s.speed() };
             };
             return convex_contacts(side(a_), side(b_), lower, upper, n, stats_);
         }

@@ -79,8 +79,10 @@ std::vector<RigidContact> convex_contacts(
     const auto posed_at = [&](const FeaturePair& pair, const auto& points_a, const auto& points_b) {
         return pose_pair_with(shape_a, shape_b, pair, vertex_of(points_a), vertex_of(points_b));
     };
-    NearFeatures near_a = near_features(slab_a, shape_a.mesh_data(), arena);
-    NearFeatures near_b = near_features(slab_b, shape_b.mesh_data(), arena);
+    const MeshShapeData& mesh_a = shape_a.mesh_data();
+    const MeshShapeData& mesh_b = shape_b.mesh_data();
+    NearFeatures near_a = near_features(slab_a, mesh_a, arena);
+    NearFeatures near_b = near_features(slab_b, mesh_b, arena);
     // Each body's features that meet the box of all the other's (features_meeting; a's widened by reach, as the pair
     // tests below widen them): the pairs are formed from those only (the same pairs in the same order, from a
     // fraction of the tests).
@@ -123,8 +125,8 @@ std::vector<RigidContact> convex_contacts(
             const Eigen::Array3d low_x = x.min - reach, high_x = x.max + reach;
             for (const std::uint32_t j : from_b.taken) {
                 const ClippedFeature& y = from_b.run[j];
-                if (box_meets(low_x, high_x, y)) {
-                    const FeaturePair pair { kind, x.index, y.index };
+                const FeaturePair pair { kind, x.index, y.index };
+                if (box_meets(low_x, high_x, y) && !holds_flat_edge(pair, mesh_a, mesh_b)) {
                     candidates.push_back({ pair, gap_lower_bound(posed_at(pair, pa, pb)) });
                 }
             }
@@ -172,19 +174,34 @@ std::vector<RigidContact> convex_contacts(
     // it, so a lone pair skips the test (most queries keep one pair, whose features have often passed through:
     // testing it cost 5-9%).
     const auto kept_pair = [&](const Measured& m) { return m.gap <= closest + slack + margin; };
+    // The pair posed on the bodies' motions a share of the way from `lower` to `upper`.
+    const auto posed_within = [&](const FeaturePair& pair) {
+        return [&, pair](double share) {
+            const double s = lower + share * width;
+            const auto moved = [s](const ConvexContactSide& side) {
+                return [&side, s](std::int32_t v) {
+                    return Eigen::Vector3d(side.motion.point_at(side.shape.vertices().row(v).transpose(), s));
+                };
+            };
+            return pose_pair_with(shape_a, shape_b, pair, moved(a), moved(b));
+        };
+    };
     const bool several = std::count_if(measured.begin(), measured.end(), kept_pair) > 1;
     struct Kept {
         RigidContact contact;
         double met; ///< passage_share, infinite where the features did not pass through
     };
     ScratchVector<Kept> kept(arena);
+    kept.reserve(measured.size());
     for (const Measured& m : measured) {
         if (kept_pair(m)) {
             const PosedPair before = posed_at(m.pair, a.lower_points, b.lower_points);
             const PosedPair at = posed_at(m.pair, pa, pb);
             const SolidOutward outward = solid_outward(shape_a, shape_b, m.pair, a.upper_rotation, b.upper_rotation);
             kept.push_back({ contact_of(m.pair, before, at, m.closest, outward, lower > 0.0),
-                             several ? passage_share(before, at).value_or(INFINITE) : INFINITE });
+                             several ? passage_share(before, at, outward.out_of_y(m.pair.kind), posed_within(m.pair))
+                                           .value_or(INFINITE)
+                                     : INFINITE });
         }
     }
     std::sort(kept.begin(), kept.end(), [](const Kept& x, const Kept& y) {

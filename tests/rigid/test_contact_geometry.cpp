@@ -329,15 +329,7 @@ namespace {
                 return test_support::box_solid(
                     Eigen::Vector3d(random.uniform(0.1, 0.6), random.uniform(0.1, 0.6), random.uniform(0.1, 0.6)));
             };
-            const Eigen::Vector3d start = -2.0 * random.direction();
-            const RigidBody a { box(),
-                                RigidMotion(
-                                    { random.rotation(), start }, -start * random.uniform(0.7, 1.5),
-                                    random.direction() * random.uniform(0.0, 20.0)) };
-            const RigidBody b { box(),
-                                RigidMotion(
-                                    { random.rotation(), Eigen::Vector3d::Zero() }, random.vector(0.3),
-                                    random.direction() * random.uniform(0.0, 5.0)) };
+            const auto [a, b] = test_support::on_course(random, box, { -2.0, 0.7, 1.5, 20.0, 0.3, 5.0 });
             RigidCcdOptions options;
             options.eps = std::array { 1e-3, 1e-4, 1e-6 }[q % 3];
             options.method = q % 2 == 0 ? RigidCcdMethod::CONSERVATIVE : RigidCcdMethod::CHORD;
@@ -350,7 +342,7 @@ namespace {
         EXPECT_GT(checked.faces, 600);
         EXPECT_GT(checked.edges, 800);
         EXPECT_GT(checked.contradicting, 5);
-        EXPECT_GE(checked.far_side, 2);
+        EXPECT_GE(checked.far_side, 1); // (rare: 2 before contacts left out pairs with a box face's diagonal)
     }
 
     /// Contacts at t = 0 (boxes overlapping at the start, both methods): the side before contact is rounding noise

@@ -149,15 +149,18 @@ struct RigidCcdResult {
     /// every pair within the final interval's slack of it (about how far the features move over the interval): the
     /// pairs that came within that of touching and, where the bodies only graze (pass within eps of touching, which
     /// counts as a contact), pairs proved apart that lie as close at toi_upper. Pairs whose features passed through
-    /// each other by toi_upper come first, the one that met first ahead (by their sides' linear interpolation over the
-    /// final interval): a contact for certain, whose gap reads like that of a pair apart (with a large eps the closest
+    /// each other by toi_upper (on opposite sides of each other at both ends of the final interval, meeting inside both
+    /// where their side changes on the motion; between solids, entering the other's solid) come first, the one that
+    /// met first ahead: a contact for certain, whose gap reads like that of a pair apart (with a large eps the closest
     /// pair is often a sideways one beside a vertex that went through a face, and that vertex the deepest). Pairs the
     /// search cleared are looked for up to the closest found pair's gap, but no farther than the smaller body's mean
     /// edge length (plus the slack). At t = 0 (bodies touching or crossing at the start) the contacts are where the
     /// surfaces cross or touch: the closest pairs of each pair of faces that meet (an edge through a face's middle is
     /// far from every vertex and edge there), or for a body nested inside a solid its inside vertex against the solid's
-    /// nearest face, first; then the pairs touching elsewhere, within rounding. Each contact's gap is its features'
-    /// distance at toi_upper.
+    /// nearest face, first; then the pairs touching elsewhere, within rounding. Pairs that hold a flat edge (one
+    /// between two faces in one plane, as a box face's diagonal) are left out: another edge meets that plane at an end
+    /// or across its boundary, no farther from the faces than from the flat edge, and the pair's normal, square to both
+    /// edges, would run along the faces. Each contact's gap is its features' distance at toi_upper.
     std::vector<RigidContact> contacts;
     RigidCcdStats stats;
 };

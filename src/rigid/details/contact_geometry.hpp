@@ -240,6 +240,17 @@ struct SolidOutward {
 
     /// A direction out of body b and into body a, where the two agree.
     [[nodiscard]] Eigen::Vector3d out_of_b() const { return of_b - of_a; }
+    /// The outward direction at the posed pair's feature y (b's, but a's face against b's vertex), and at its x.
+    [[nodiscard]] const Eigen::Vector3d& at_y(PairKind kind) const
+    {
+        return kind == PairKind::FACE_VERTEX ? of_a : of_b;
+    }
+    [[nodiscard]] const Eigen::Vector3d& at_x(PairKind kind) const
+    {
+        return kind == PairKind::FACE_VERTEX ? of_b : of_a;
+    }
+    /// A direction out of y's body and into x's, where the two agree (passage_share, contact_of).
+    [[nodiscard]] Eigen::Vector3d out_of_y(PairKind kind) const { return at_y(kind) - at_x(kind); }
 };
 
 /// The pair's SolidOutward; `rotation_a` and `rotation_b` turn the bodies' coordinates into the world's.
@@ -365,20 +376,65 @@ solid_votes(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const E
     return apart_along_normal(before, normal);
 }
 
-/// Where the pair's features (`before`, then `at`) passed through each other in between (apart along their normal,
-/// apart_along_normal, at both, on opposite sides, the normal itself not turned over), the share of the way from
-/// `before` to `at` at which they met, from their sides' linear interpolation; none otherwise. A pair the search
-/// could not clear that passed through is a contact for certain, however far through it is by `at`, and of several
-/// such pairs the one that met first has gone deepest, so its gap there is the largest.
-[[nodiscard]] inline std::optional<double> passage_share(const PosedPair& before, const PosedPair& at)
+/// Whether the pair's features, posed where they meet (a vertex in the plane of a face, edges on each other's lines),
+/// meet inside both: the vertex within the face (by its sides, along the face's normal), the edges' closest points
+/// inside both (not at an end: where the lines cross beyond a segment, its closest point is its end).
+[[nodiscard]] inline bool meet_inside(const PosedPair& posed)
+{
+    if (posed.edges) {
+        const auto pair = edge_edge_closest_pair<double, 3>(posed.x[0], posed.x[1], posed.y[0], posed.y[1]);
+        return pair.s > 0.0 && pair.s < 1.0 && pair.u > 0.0 && pair.u < 1.0; // (the segments' own: clamped)
+    }
+    const auto& y = posed.y;
+    const Eigen::Vector3d normal = (y[1] - y[0]).cross(y[2] - y[0]);
+    for (std::size_t k = 0; k < 3; ++k) {
+        if ((y[(k + 1) % 3] - y[k]).cross(posed.x[0] - y[k]).dot(normal) < 0.0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Where the pair's features (`before`, then `at`) passed through each other in between, the share of the way from
+/// `before` to `at` at which they met; none otherwise. They passed through where they lie apart along their normal
+/// (apart_along_normal) at both, on opposite sides, the normal not turned over, and where they meet inside both
+/// (meet_inside) posed on the bodies' motion (`posed_at(share)`) where the two sides' linear interpolation crosses
+/// zero: over a fast turn, edges' lines may swap sides without the edges meeting. Between solids, x must come from the
+/// outer side of y (`out_of_y`: the solids' direction out of y's body and into x's, SolidOutward::out_of_y, zero
+/// where they do not say): a vertex that leaves a thin solid through a face passes it too. A pair the search could not
+/// clear that passed through is a contact for certain, however far through it is by `at`, and of several such pairs
+/// the one that met first has gone deepest, so its gap there is the largest.
+/// Secant steps of passage_share toward where the features' side changes.
+inline constexpr int PASSAGE_STEPS = 4;
+
+template <class PosedAt>
+[[nodiscard]] std::optional<double>
+passage_share(const PosedPair& before, const PosedPair& at, const Eigen::Vector3d& out_of_y, PosedAt&& posed_at)
 {
     const Eigen::Vector3d normal_before = raw_normal(before), normal_at = raw_normal(at);
     const double side_before = side_of(before, normal_before), side_at = side_of(at, normal_at);
-    if (!(normal_before.dot(normal_at) > 0.0 && side_before * side_at < 0.0 && apart_along_normal(before, normal_before)
-          && apart_along_normal(at, normal_at))) {
+    const double outward = normal_before.dot(out_of_y);
+    const bool from_inside = std::abs(outward) > SENSE_COSINE * out_of_y.norm() && side_before * outward < 0.0;
+    if (!(normal_before.dot(normal_at) > 0.0 && side_before * side_at < 0.0 && !from_inside
+          && apart_along_normal(before, normal_before) && apart_along_normal(at, normal_at))) {
         return std::nullopt;
     }
-    return side_before / (side_before - side_at);
+    // Where the features' side changes on the motion: secant steps from the sides' linear interpolation (a turn
+    // within the interval bends the side's course), then whether they meet inside both there.
+    double low = 0.0, high = 1.0, side_low = side_before, side_high = side_at;
+    double share = side_before / (side_before - side_at);
+    PosedPair met = posed_at(share);
+    for (int step = 0; step < PASSAGE_STEPS; ++step) {
+        const double side = side_of(met, raw_normal(met));
+        if (!(side * side_low > 0.0 || side * side_high > 0.0)) {
+            break; // (on the crossing, or not finite)
+        }
+        (side * side_low > 0.0 ? low : high) = share;
+        (side * side_low > 0.0 ? side_low : side_high) = side;
+        share = low + side_low / (side_low - side_high) * (high - low);
+        met = posed_at(share);
+    }
+    return meet_inside(met) ? std::optional<double>(share) : std::nullopt;
 }
 
 /// The contact of a pair found at `upper`, posed there (`at`, with its closest_offset `closest`) and at `approach`
@@ -406,9 +462,9 @@ solid_votes(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const E
     // The solids' outward directions at y and at x (y is b's feature but for a's face against b's vertex), and how
     // far a direction from y towards x must run against their difference to go into y's body.
     const bool y_is_a = pair.kind == PairKind::FACE_VERTEX;
-    const Eigen::Vector3d& y_out = y_is_a ? outward.of_a : outward.of_b;
-    const Eigen::Vector3d& x_out = y_is_a ? outward.of_b : outward.of_a;
-    const Eigen::Vector3d out_of_y = y_out - x_out;
+    const Eigen::Vector3d& y_out = outward.at_y(pair.kind);
+    const Eigen::Vector3d& x_out = outward.at_x(pair.kind);
+    const Eigen::Vector3d out_of_y = outward.out_of_y(pair.kind);
     Eigen::Vector3d normal = raw_normal(at);
     const Eigen::Vector3d normal_before = raw_normal(before);
     if (normal.isZero() || normal_before.isZero()) {

@@ -17,6 +17,7 @@ namespace ccdkit::details {
 /// One convex body over [lower, upper]: its vertices (world coordinates) at both ends and the bounds of its motion.
 struct ConvexContactSide {
     const RigidShape& shape;
+    const RigidMotion& motion;
     std::span<const Eigen::Vector3d> lower_points; ///< at `lower`, before the contact: they orient the normals
     std::span<const Eigen::Vector3d> upper_points; ///< at `upper`: the gaps are measured there
     const Eigen::Matrix3d& upper_rotation; ///< the body's rotation at `upper` (its faces' outward normals there)
