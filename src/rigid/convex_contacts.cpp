@@ -79,10 +79,8 @@ std::vector<RigidContact> convex_contacts(
     const auto posed_at = [&](const FeaturePair& pair, const auto& points_a, const auto& points_b) {
         return pose_pair_with(shape_a, shape_b, pair, vertex_of(points_a), vertex_of(points_b));
     };
-    const MeshShapeData& mesh_a = shape_a.mesh_data();
-    const MeshShapeData& mesh_b = shape_b.mesh_data();
-    NearFeatures near_a = near_features(slab_a, mesh_a, arena);
-    NearFeatures near_b = near_features(slab_b, mesh_b, arena);
+    NearFeatures near_a = near_features(slab_a, shape_a.mesh_data(), arena);
+    NearFeatures near_b = near_features(slab_b, shape_b.mesh_data(), arena);
     // Each body's features that meet the box of all the other's (features_meeting; a's widened by reach, as the pair
     // tests below widen them): the pairs are formed from those only (the same pairs in the same order, from a
     // fraction of the tests).
@@ -125,8 +123,8 @@ std::vector<RigidContact> convex_contacts(
             const Eigen::Array3d low_x = x.min - reach, high_x = x.max + reach;
             for (const std::uint32_t j : from_b.taken) {
                 const ClippedFeature& y = from_b.run[j];
-                const FeaturePair pair { kind, x.index, y.index };
-                if (box_meets(low_x, high_x, y) && !holds_flat_edge(pair, mesh_a, mesh_b)) {
+                if (box_meets(low_x, high_x, y)) {
+                    const FeaturePair pair { kind, x.index, y.index };
                     candidates.push_back({ pair, gap_lower_bound(posed_at(pair, pa, pb)) });
                 }
             }

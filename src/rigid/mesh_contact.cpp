@@ -172,11 +172,9 @@ namespace {
                         of_faces.push_back({ { PairKind::VERTEX_FACE, moving.faces(fa, c), fb }, meeting });
                         of_faces.push_back({ { PairKind::FACE_VERTEX, fa, fixed.faces(fb, c) }, meeting });
                         for (int d = 0; d < 3; ++d) {
-                            const FeaturePair edges { PairKind::EDGE_EDGE, moving.face_edges(fa, c),
-                                                      fixed.face_edges(fb, d) };
-                            if (!details::holds_flat_edge(edges, moving, fixed)) {
-                                of_faces.push_back({ edges, meeting });
-                            }
+                            of_faces.push_back(
+                                { { PairKind::EDGE_EDGE, moving.face_edges(fa, c), fixed.face_edges(fb, d) },
+                                  meeting });
                         }
                     }
                     ++meeting;
@@ -635,15 +633,7 @@ namespace {
                 bool certain = false; ///< a pair found that touches for certain (contacts_at): listed first, always
                 double met = 0.0; ///< where a certain pair passed through: passage_share (those that met first lead)
             };
-            // Pairs that hold a flat edge are left out (MeshShapeData::flat_edges), but where the search found no
-            // other (a faint chance: another pair lies as close within the flatness tolerance).
-            const auto flat = [this](const FeaturePair& pair) {
-                return details::holds_flat_edge(pair, a_.shape.mesh_data(), b_.shape.mesh_data());
-            };
             std::vector<FeaturePair> pairs = found.pairs;
-            if (!std::all_of(pairs.begin(), pairs.end(), flat)) {
-                std::erase_if(pairs, flat);
-            }
             std::vector<AtUpper> at_upper;
             std::vector<ByGap> order;
             at_upper.reserve(pairs.size());
@@ -696,10 +686,8 @@ namespace {
                 // (two 800-face sheets 0.1-0.2 apart beside two crossing triangles: 2.5 s and 0.9 GB).
                 const double reach = std::min(order.front().gap, found.upper > 0.0 ? feature_size_ : slack) + slack;
                 for (const FeaturePair& pair : pairs_near(reach, found.pairs)) {
-                    if (!flat(pair)) {
-                        pairs.push_back(pair);
-                        measure(pair);
-                    }
+                    pairs.push_back(pair);
+                    measure(pair);
                 }
                 std::sort(order.begin(), order.end(), [](const ByGap& x, const ByGap& y) {
                     if (x.certain != y.certain) {

@@ -30,43 +30,7 @@ struct PairGap {
     double gap;
 };
 
-/// Per edge of the shape, whether it is flat (the tests' own reckoning): exactly two faces hold it, the far corner of
-/// each within 1e-12 of the shape's size of the other's plane (long double), on the other side of the edge.
-inline std::vector<bool> flat_edges(const RigidShape& shape)
-{
-    using Real = long double;
-    using Point = Eigen::Matrix<Real, 3, 1>;
-    const auto& vertices = shape.vertices();
-    const auto& faces = shape.faces();
-    const auto& edges = shape.edges();
-    const Real size = static_cast<Real>((vertices.colwise().maxCoeff() - vertices.colwise().minCoeff()).norm());
-    const auto point = [&vertices](Eigen::Index v) { return Point(vertices.row(v).transpose().cast<Real>()); };
-    std::vector<bool> flat(static_cast<std::size_t>(edges.rows()), false);
-    for (Eigen::Index e = 0; e < edges.rows(); ++e) {
-        const int i = edges(e, 0), j = edges(e, 1);
-        std::vector<Eigen::Index> far; // the far corner of each face holding the edge
-        for (Eigen::Index f = 0; f < faces.rows(); ++f) {
-            const Eigen::RowVector3i corners = faces.row(f);
-            if ((corners.array() == i).any() && (corners.array() == j).any()) {
-                far.push_back(
-                    corners(0) != i && corners(0) != j       ? corners(0)
-                        : corners(1) != i && corners(1) != j ? corners(1)
-                                                             : corners(2));
-            }
-        }
-        if (far.size() != 2) {
-            continue;
-        }
-        const Point p = point(i), q = point(j), r = point(far[0]), t = point(far[1]);
-        const Point side_r = (q - p).cross(r - p), side_t = (q - p).cross(t - p);
-        flat[static_cast<std::size_t>(e)] = std::abs(side_r.normalized().dot(t - p)) <= 1e-12L * size
-            && std::abs(side_t.normalized().dot(r - p)) <= 1e-12L * size && side_r.dot(side_t) < 0;
-    }
-    return flat;
-}
-
-/// Every vertex-face, face-vertex and edge-edge pair's gap between the two bodies at time s, by brute force; but pairs
-/// that hold a flat edge (flat_edges: a box face's diagonal), which contacts leave out.
+/// Every vertex-face, face-vertex and edge-edge pair's gap between the two bodies at time s, by brute force.
 inline std::vector<PairGap> pair_gaps(const RigidBody& a, const RigidBody& b, double s)
 {
     const Eigen::MatrixX3d va = posed(a, s), vb = posed(b, s);
@@ -91,12 +55,8 @@ inline std::vector<PairGap> pair_gaps(const RigidBody& a, const RigidBody& b, do
     vertex_faces(vb, va, a.shape.faces(), false);
     const auto& ea = a.shape.edges();
     const auto& eb = b.shape.edges();
-    const std::vector<bool> flat_a = flat_edges(a.shape), flat_b = flat_edges(b.shape);
     for (Eigen::Index i = 0; i < ea.rows(); ++i) {
         for (Eigen::Index j = 0; j < eb.rows(); ++j) {
-            if (flat_a[static_cast<std::size_t>(i)] || flat_b[static_cast<std::size_t>(j)]) {
-                continue;
-            }
             const double gap = edge_edge_closest_offset<double, 3>(
                                    va.row(ea(i, 0)).transpose(), va.row(ea(i, 1)).transpose(),
                                    vb.row(eb(j, 0)).transpose(), vb.row(eb(j, 1)).transpose())

@@ -157,10 +157,8 @@ struct RigidCcdResult {
     /// edge length (plus the slack). At t = 0 (bodies touching or crossing at the start) the contacts are where the
     /// surfaces cross or touch: the closest pairs of each pair of faces that meet (an edge through a face's middle is
     /// far from every vertex and edge there), or for a body nested inside a solid its inside vertex against the solid's
-    /// nearest face, first; then the pairs touching elsewhere, within rounding. Pairs that hold a flat edge (one
-    /// between two faces in one plane, as a box face's diagonal) are left out: another edge meets that plane at an end
-    /// or across its boundary, no farther from the faces than from the flat edge, and the pair's normal, square to both
-    /// edges, would run along the faces. Each contact's gap is its features' distance at toi_upper.
+    /// nearest face, first; then the pairs touching elsewhere, within rounding. Each contact's gap is its features'
+    /// distance at toi_upper.
     std::vector<RigidContact> contacts;
     RigidCcdStats stats;
 };

@@ -48,12 +48,6 @@ struct MeshShapeData {
     /// it points out of the body at the edge, which orients the normals of contacts between solids (solid_outward in
     /// contact_geometry.hpp).
     std::vector<Eigen::Vector3d> edge_normals;
-    /// Per edge, 1 where it is flat: exactly two faces hold it, in one plane (within CONVEX_TOLERANCE of the size) on
-    /// either side of it, as the diagonal of a box's face. A flat edge is no feature of the surface: another edge
-    /// meets the plane around it at an end or across its boundary first, and lies no farther from the faces there
-    /// than from it, so contacts leave out the pairs that hold one (their normal, square to the two edges, would
-    /// run along the faces). The search still tests them.
-    std::vector<std::uint8_t> flat_edges;
 };
 
 /// Unit normal of face f as wound, in body coordinates (zero for a collapsed face). The sides are scaled by a power
