@@ -176,12 +176,13 @@ std::vector<RigidContact> convex_contacts(
     const auto posed_within = [&](const FeaturePair& pair) {
         return [&, pair](double share) {
             const double s = lower + share * width;
-            const auto moved = [s](const ConvexContactSide& side) {
-                return [&side, s](std::int32_t v) {
-                    return Eigen::Vector3d(side.motion.point_at(side.shape.vertices().row(v).transpose(), s));
+            const RigidPlacement placement_a = a.motion.placement_at(s), placement_b = b.motion.placement_at(s);
+            const auto moved = [](const RigidShape& shape, const RigidPlacement& placement) {
+                return [&shape, &placement](std::int32_t v) {
+                    return placement.apply(shape.vertices().row(v).transpose());
                 };
             };
-            return pose_pair_with(shape_a, shape_b, pair, moved(a), moved(b));
+            return pose_pair_with(shape_a, shape_b, pair, moved(shape_a, placement_a), moved(shape_b, placement_b));
         };
     };
     const bool several = std::count_if(measured.begin(), measured.end(), kept_pair) > 1;
