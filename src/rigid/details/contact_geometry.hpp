@@ -395,22 +395,21 @@ solid_votes(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const E
     return true;
 }
 
-/// Where the pair's features (`before`, then `at`) passed through each other in between, the share of the way from
-/// `before` to `at` at which they met; none otherwise. They passed through where they lie apart along their normal
-/// (apart_along_normal) at both, on opposite sides, the normal not turned over, and where they meet inside both
-/// (meet_inside) and come close (PASSAGE_MEETING) posed on the bodies' motion (`posed_at(share)`) where their side
-/// changes (secant steps from the sides' linear interpolation): over a fast turn, edges' lines may swap sides without
-/// the edges meeting. Between solids, x must come from the
-/// outer side of y (`out_of_y`: the solids' direction out of y's body and into x's, SolidOutward::out_of_y, zero
-/// where they do not say): a vertex that leaves a thin solid through a face passes it too. A pair the search could not
-/// clear that passed through is a contact for certain, however far through it is by `at`, and of several such pairs
-/// the one that met first has gone deepest, so its gap there is the largest.
 /// Secant steps of passage_share toward where the features' side changes, and how close (a share of how far apart
 /// they lay across each other at the ends) the features must come there: over a turn of radians within the interval
 /// the steps may stop short of the crossing, where closest points inside both prove nothing.
 inline constexpr int PASSAGE_STEPS = 4;
 inline constexpr double PASSAGE_MEETING = 1e-2;
 
+/// Where the pair's features (`before`, then `at`) passed through each other in between, the share of the way from
+/// `before` to `at` at which they met; none otherwise. They passed through where they lie apart along their normal
+/// (apart_along_normal) at both, on opposite sides, the normal not turned over, and, posed on the bodies' motion
+/// (`posed_at(share)`) where their side changes (secant steps from the sides' linear interpolation), meet inside both
+/// (meet_inside) and come close (PASSAGE_MEETING): over a fast turn, edges' lines may swap sides without the edges
+/// meeting. Between solids, x must come from the outer side of y (`out_of_y`: the solids' direction out of y's body and
+/// into x's, SolidOutward::out_of_y, zero where they do not say): a vertex that leaves a thin solid through a face
+/// passes it too. A pair the search could not clear that passed through is a contact for certain, however far through
+/// it is by `at`, and of several such pairs the one that met first has gone deepest, so its gap there is the largest.
 template <class PosedAt>
 [[nodiscard]] std::optional<double>
 passage_share(const PosedPair& before, const PosedPair& at, const Eigen::Vector3d& out_of_y, PosedAt&& posed_at)
