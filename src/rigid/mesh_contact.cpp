@@ -630,8 +630,9 @@ namespace {
             struct ByGap {
                 double gap;
                 std::size_t pair;
-                bool certain = false; ///< a pair found that touches for certain (contacts_at): listed first, always
-                double met = 0.0; ///< where a certain pair passed through: passage_share (those that met first lead)
+                /// For a pair certain to touch, the share of the interval at which it met (passage_share; 0 at t = 0):
+                /// those come first, the first to meet ahead, and are always kept. Infinite for the others.
+                double met = std::numeric_limits<double>::infinity();
             };
             std::vector<FeaturePair> pairs = found.pairs;
             std::vector<AtUpper> at_upper;
@@ -664,14 +665,13 @@ namespace {
                                 const double s = found.approach + share * (found.upper - found.approach);
                                 return details::pose_pair(a_, b_, pair, details::placements_at(a_, b_, s));
                             });
-                        g.certain = met.has_value();
-                        g.met = met.value_or(0.0);
+                        g.met = met.value_or(g.met);
                     }
                 } else {
                     // (At t = 0: surfaces_cross or starts_inside.) The closest pairs of faces that meet at t = 0 touch
                     // for certain, and so does a vertex inside the other solid, however deep: they come first.
                     for (ByGap& g : order) {
-                        g.certain = true;
+                        g.met = 0.0;
                     }
                 }
                 // A pair the search cleared never touches, but may lie closer at `upper` than those it could not
@@ -690,14 +690,11 @@ namespace {
                     measure(pair);
                 }
                 std::sort(order.begin(), order.end(), [](const ByGap& x, const ByGap& y) {
-                    if (x.certain != y.certain) {
-                        return x.certain;
-                    }
                     return x.met != y.met ? x.met < y.met : x.gap < y.gap;
                 });
                 const double closest = std::min_element(order.begin(), order.end(), by_gap)->gap;
                 const double limit = closest + slack;
-                std::erase_if(order, [limit](const ByGap& g) { return !g.certain && g.gap > limit; });
+                std::erase_if(order, [limit](const ByGap& g) { return std::isinf(g.met) && g.gap > limit; });
             }
             std::vector<RigidContact> contacts;
             contacts.reserve(order.size());
