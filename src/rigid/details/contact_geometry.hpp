@@ -402,14 +402,16 @@ inline constexpr int PASSAGE_STEPS = 4;
 inline constexpr double PASSAGE_MEETING = 1e-2;
 
 /// Where the pair's features (`before`, then `at`) passed through each other in between, the share of the way from
-/// `before` to `at` at which they met; none otherwise. They passed through where they lie apart along their normal
-/// (apart_along_normal) at both, on opposite sides, the normal not turned over, and, posed on the bodies' motion
-/// (`posed_at(share)`) where their side changes (secant steps from the sides' linear interpolation), meet inside both
-/// (meet_inside) and come close (PASSAGE_MEETING): over a fast turn, edges' lines may swap sides without the edges
-/// meeting. Between solids, x must come from the outer side of y (`out_of_y`: the solids' direction out of y's body and
-/// into x's, SolidOutward::out_of_y, zero where they do not say): a vertex that leaves a thin solid through a face
-/// passes it too. A pair the search could not clear that passed through is a contact for certain, however far through
-/// it is by `at`, and of several such pairs the one that met first has gone deepest, so its gap there is the largest.
+/// `before` to `at` at which they met; none otherwise. They passed through where they lie on opposite sides of each
+/// other (of the face's plane, of the edges' lines; beyond the posed points' rounding) at both, the normal not turned
+/// over, and, posed on the bodies' motion (`posed_at(share)`) where their side changes (secant steps from the sides'
+/// linear interpolation), meet inside both (meet_inside) and come close (PASSAGE_MEETING): over a fast turn, edges'
+/// lines may swap sides without the edges meeting. Where they lie at the ends does not matter: by `at` a vertex may
+/// have slid on past the face's side (into a box face's other triangle), an edge past the other's end. Between solids,
+/// x must come from the outer side of y (`out_of_y`: the solids' direction out of y's body and into x's,
+/// SolidOutward::out_of_y, zero where they do not say): a vertex that leaves a thin solid through a face passes it too.
+/// A pair the search could not clear that passed through is a contact for certain, however far through it is by `at`,
+/// and of several such pairs the one that met first has gone deepest, so its gap there is the largest.
 template <class PosedAt>
 [[nodiscard]] std::optional<double>
 passage_share(const PosedPair& before, const PosedPair& at, const Eigen::Vector3d& out_of_y, PosedAt&& posed_at)
@@ -419,7 +421,8 @@ passage_share(const PosedPair& before, const PosedPair& at, const Eigen::Vector3
     const double outward = normal_before.dot(out_of_y);
     const bool from_inside = std::abs(outward) > SENSE_COSINE * out_of_y.norm() && side_before * outward < 0.0;
     if (!(normal_before.dot(normal_at) > 0.0 && side_before * side_at < 0.0 && !from_inside
-          && apart_along_normal(before, normal_before) && apart_along_normal(at, normal_at))) {
+          && std::abs(side_before) > POSED_ROUNDING * magnitude(before)
+          && std::abs(side_at) > POSED_ROUNDING * magnitude(at))) {
         return std::nullopt;
     }
     // Where the features' side changes on the motion: secant steps from the sides' linear interpolation (a turn
