@@ -10,6 +10,7 @@
 #include <Eigen/Geometry>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -95,6 +96,45 @@ namespace {
         }
     }
 
+    /// MeshShapeData::flat_edges: per edge with exactly two faces, whether the second face's far corner lies in the
+    /// first's plane (within CONVEX_TOLERANCE of the size) and on the other side of the edge. Differences are scaled
+    /// by a power of two near the size (exact), so that their products stay in range at any scale.
+    std::vector<std::uint8_t> flat_edges(const details::MeshShapeData& data)
+    {
+        const auto edge_count = static_cast<std::size_t>(data.edges.rows());
+        std::vector<std::int32_t> face_count(edge_count, 0);
+        std::vector<std::array<Eigen::Index, 2>> far_corner(edge_count); // (of the first two faces)
+        for (Eigen::Index f = 0; f < data.faces.rows(); ++f) {
+            for (int c = 0; c < 3; ++c) {
+                const auto e = static_cast<std::size_t>(data.face_edges(f, c));
+                if (face_count[e] < 2) {
+                    far_corner[e][static_cast<std::size_t>(face_count[e])] = data.faces(f, (c + 2) % 3);
+                }
+                ++face_count[e];
+            }
+        }
+        const double size = (data.vertices.colwise().maxCoeff() - data.vertices.colwise().minCoeff()).norm();
+        const int exponent = std::ilogb(size);
+        const auto point = [&](Eigen::Index v) {
+            return details::scaled_by_power_of_two(Eigen::Vector3d(data.vertices.row(v).transpose()), -exponent);
+        };
+        const double tolerance = details::CONVEX_TOLERANCE * std::ldexp(size, -exponent);
+        std::vector<std::uint8_t> flat(edge_count, 0);
+        for (std::size_t e = 0; e < edge_count; ++e) {
+            if (face_count[e] != 2) {
+                continue;
+            }
+            const auto row = static_cast<Eigen::Index>(e);
+            const Eigen::Vector3d p = point(data.edges(row, 0)), q = point(data.edges(row, 1));
+            const Eigen::Vector3d r = point(far_corner[e][0]), s = point(far_corner[e][1]);
+            const Eigen::Vector3d side_r = (q - p).cross(r - p), side_s = (q - p).cross(s - p);
+            const double length = side_r.norm();
+            flat[e]
+                = length > 0.0 && std::abs(side_r.dot(s - p)) <= tolerance * length && side_r.dot(side_s) < 0.0 ? 1 : 0;
+        }
+        return flat;
+    }
+
     std::shared_ptr<details::MeshShapeData> prepare(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces)
     {
         if (faces.rows() == 0) {
@@ -144,6 +184,7 @@ namespace {
         for (Eigen::Vector3d& normal : data->edge_normals) {
             normal = normal.norm() > LEAST_SUM ? details::direction_of(normal) : Eigen::Vector3d::Zero();
         }
+        data->flat_edges = flat_edges(*data);
         data->tree.build(vertices, faces);
         return data;
     }

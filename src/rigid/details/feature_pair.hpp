@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "rigid/details/mesh_shape_data.hpp"
 #include "rigid/details/moving_side.hpp"
 
 #include <ccdkit/narrow/ccd_types.hpp>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace ccdkit::details {
@@ -22,6 +24,14 @@ struct FeaturePair {
     std::int32_t a = 0;
     std::int32_t b = 0;
 };
+
+/// Whether the pair holds a flat edge of either body (MeshShapeData::flat_edges): contacts at t = 0 leave such pairs
+/// out.
+[[nodiscard]] inline bool holds_flat_edge(const FeaturePair& pair, const MeshShapeData& a, const MeshShapeData& b)
+{
+    return pair.kind == PairKind::EDGE_EDGE
+        && (a.flat_edges[static_cast<std::size_t>(pair.a)] != 0 || b.flat_edges[static_cast<std::size_t>(pair.b)] != 0);
+}
 
 /// The linear motion, over the side's interval, of its moving vertex against a face of the fixed body.
 [[nodiscard]] inline VertexFaceMotion vertex_face_motion(MovingSide& side, std::int32_t vertex, std::int32_t face)
