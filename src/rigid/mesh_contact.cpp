@@ -3,7 +3,6 @@
 #include "rigid/details/certain_crossing.hpp"
 #include "rigid/details/contact_geometry.hpp"
 #include "rigid/details/contact_searches.hpp"
-#include "rigid/details/edge_piercing.hpp"
 #include "rigid/details/feature_pair.hpp"
 #include "rigid/details/hull_advancement.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
@@ -57,8 +56,6 @@ namespace {
         /// A time at or before `lower` when the pairs had not yet touched: normals point to the side they came
         /// from.
         double approach = 0.0;
-        /// At t = 0 where surfaces cross: each edge through a face of the other body (surfaces_cross), as a contact.
-        std::vector<RigidContact> piercings = {};
     };
 
     /// A time computed as sa + toi * (sb - sa), rounded down: the three roundings of that expression (the
@@ -146,11 +143,9 @@ namespace {
         /// body. Two closed triangles meet iff a side of one meets the other, so testing every face pair whose
         /// boxes overlap at t = 0 (the broad phase over [0, 0]) is complete on the rounded poses; poses that
         /// rounding separated by less than the separation are still found at t = 0 by the search's margin.
-        /// The contacts: where a pair of faces that meet cross, each edge of one through the other (edge_piercing.hpp),
-        /// at the point where it passes, with the face's normal (no vertex-face or edge-edge pair need be close: a rod
-        /// through a face's middle); flat edges (MeshShapeData::flat_edges) are no features of the surface and do not
-        /// count. For the other pairs of faces that meet (touching, or crossing along flat edges only), their closest
-        /// feature pairs: where the surfaces cross in one place and touch in another (one leg of a table sunk into the
+        /// The contacts are the closest feature pairs of each pair of faces that meet, but those that hold a flat edge
+        /// (holds_flat_edge): where the surfaces cross, no vertex-face or edge-edge pair need be close (an edge through
+        /// a face's middle), and where they cross in one place and touch in another (one leg of a table sunk into the
         /// floor, the others standing on it), the pairs closest overall are only the touching ones.
         std::optional<Found> surfaces_cross()
         {
@@ -160,22 +155,17 @@ namespace {
             }
             const auto& moving = a_in_b_.shape();
             const auto& fixed = a_in_b_.fixed();
-            const details::BodyPlacements start = details::placements_at(a_, b_, 0.0);
             // Each meeting face pair's feature pairs, with its number (`meeting`).
             struct OfFaces {
                 FeaturePair pair;
                 std::size_t meeting;
             };
             std::vector<OfFaces> of_faces;
-            std::vector<RigidContact> piercings;
             std::size_t meeting = 0;
             tree_pairs_.for_each_face_pair(
                 a_in_b_,
                 [&](std::int32_t fa, std::int32_t fb) {
                     if (!faces_meet(fa, fb)) {
-                        return;
-                    }
-                    if (add_piercings(fa, fb, start, piercings)) {
                         return;
                     }
                     for (int c = 0; c < 3; ++c) {
@@ -192,26 +182,15 @@ namespace {
                     ++meeting;
                 },
                 [] { return false; });
-            if (of_faces.empty() && piercings.empty()) {
+            if (of_faces.empty()) {
                 return std::nullopt;
             }
-            // An edge whose two faces both meet the other's face came from each: each once.
-            const auto piercing_key = [](const RigidContact& c) {
-                return std::tuple(c.feature_a.kind, c.feature_a.index, c.feature_b.kind, c.feature_b.index);
-            };
-            std::sort(piercings.begin(), piercings.end(), [&](const RigidContact& x, const RigidContact& y) {
-                return piercing_key(x) < piercing_key(y);
-            });
-            piercings.erase(
-                std::unique(
-                    piercings.begin(), piercings.end(),
-                    [&](const RigidContact& x, const RigidContact& y) { return piercing_key(x) == piercing_key(y); }),
-                piercings.end());
             // A vertex or edge shared by several meeting faces came once from each: each pair is measured once.
             const auto key = [](const FeaturePair& p) { return std::tuple(p.kind, p.a, p.b); };
             std::sort(of_faces.begin(), of_faces.end(), [&](const OfFaces& x, const OfFaces& y) {
                 return key(x.pair) < key(y.pair);
             });
+            const details::BodyPlacements start = details::placements_at(a_, b_, 0.0);
             std::vector<double> gaps(of_faces.size());
             for (std::size_t k = 0; k < of_faces.size(); ++k) {
                 gaps[k] = k > 0 && key(of_faces[k].pair) == key(of_faces[k - 1].pair)
@@ -232,70 +211,7 @@ namespace {
                 }
             }
             ++stats_.intervals;
-            return Found { 0.0, 0.0, std::move(pairs), 0.0, std::move(piercings) };
-        }
-
-        /// Appends each edge of face fa (a's) through face fb (b's) and of fb through fa, but flat ones, as a contact
-        /// at t = 0 (`start`): where it passes (piercing_point), with the face's normal pointing out of b and into a as
-        /// wound (a solid's outward normal); the gap 0. Whether any.
-        bool add_piercings(
-            std::int32_t fa, std::int32_t fb, const details::BodyPlacements& start, std::vector<RigidContact>& out)
-        {
-            const auto corners = [](const RigidBody& body, const RigidPlacement& placement, std::int32_t f) {
-                std::array<Eigen::Vector3d, 3> corner;
-                for (Eigen::Index c = 0; c < 3; ++c) {
-                    corner[static_cast<std::size_t>(c)]
-                        = placement.apply(body.shape.vertices().row(body.shape.faces()(f, c)).transpose());
-                }
-                return corner;
-            };
-            const std::array<Eigen::Vector3d, 3> x = corners(a_, start.a, fa), y = corners(b_, start.b, fb);
-            const details::MeshShapeData& data_a = a_.shape.mesh_data();
-            const details::MeshShapeData& data_b = b_.shape.mesh_data();
-            const auto flat_sides = [](const details::MeshShapeData& data, std::int32_t f) {
-                std::array<bool, 3> flat {};
-                for (Eigen::Index c = 0; c < 3; ++c) {
-                    flat[static_cast<std::size_t>(c)]
-                        = data.flat_edges[static_cast<std::size_t>(data.face_edges(f, c))] != 0;
-                }
-                return flat;
-            };
-            const std::array<bool, 3> flat_a = flat_sides(data_a, fa), flat_b = flat_sides(data_b, fb);
-            // (The same edge through the same face from either of the edge's faces: its ends in one order, the same
-            // point.)
-            const auto ends = [](const RigidBody& body, const RigidPlacement& placement, std::int32_t e) {
-                const auto& edges = body.shape.mesh_data().edges;
-                const auto end = [&](Eigen::Index k) {
-                    return placement.apply(body.shape.vertices().row(edges(e, k)).transpose());
-                };
-                return std::array { end(0), end(1) };
-            };
-            const std::size_t before = out.size();
-            for (std::size_t c = 0; c < 3; ++c) {
-                const std::int32_t e = data_a.face_edges(fa, static_cast<Eigen::Index>(c));
-                if (!flat_a[c]) {
-                    const auto [p, q] = ends(a_, start.a, e);
-                    if (const auto point = details::piercing_point(p, q, y, flat_b)) {
-                        out.push_back({ *point,
-                                        start.b.rotation * data_b.face_normals[static_cast<std::size_t>(fb)],
-                                        { RigidFeatureKind::EDGE, e },
-                                        { RigidFeatureKind::FACE, fb },
-                                        0.0 });
-                    }
-                }
-                const std::int32_t g = data_b.face_edges(fb, static_cast<Eigen::Index>(c));
-                if (!flat_b[c]) {
-                    const auto [p, q] = ends(b_, start.b, g);
-                    if (const auto point = details::piercing_point(p, q, x, flat_a)) {
-                        out.push_back({ *point,
-                                        -(start.a.rotation * data_a.face_normals[static_cast<std::size_t>(fa)]),
-                                        { RigidFeatureKind::FACE, fa },
-                                        { RigidFeatureKind::EDGE, g },
-                                        0.0 });
-                    }
-                }
-            }
-            return out.size() > before;
+            return Found { 0.0, 0.0, std::move(pairs), 0.0 };
         }
 
         /// Whether the pair holds a flat edge (MeshShapeData::flat_edges). Contacts from t = 0 leave such pairs out
@@ -707,10 +623,10 @@ namespace {
                 });
         }
 
-        /// Contact points and normals at the end of the interval, in world coordinates: those certain to touch first
-        /// (pairs found and passed through each other by then; at t = 0, the edges through faces and the closest pairs
-        /// of the other faces that meet (surfaces_cross), or the vertex inside the other solid), then the closest pair
-        /// (found, or cleared but near: pairs_near), then the others within the interval's slack of the closest.
+        /// Contact points and normals at the end of the interval, in world coordinates: the pairs certain to touch
+        /// first (found and passed through each other by then; at t = 0, the closest pairs of each pair of faces that
+        /// meet, or the vertex inside the other solid), then the closest pair (found, or cleared but near: pairs_near),
+        /// then the others within the interval's slack of the closest.
         std::vector<RigidContact> contacts_at(const Found& found)
         {
             const details::BodyPlacements approach = details::placements_at(a_, b_, found.approach);
@@ -750,7 +666,7 @@ namespace {
             }
             const auto by_gap = [](const ByGap& x, const ByGap& y) { return x.gap < y.gap; };
             std::sort(order.begin(), order.end(), by_gap);
-            if (!order.empty() || !found.piercings.empty()) {
+            if (!order.empty()) {
                 const double slack = contact_slack(found.lower, std::max(found.upper, found.lower));
                 if (found.upper > 0.0) {
                     // A pair found that passed through by `upper` is a contact for certain: such pairs come first,
@@ -770,8 +686,7 @@ namespace {
                     }
                 } else {
                     // (At t = 0: surfaces_cross or starts_inside.) The closest pairs of faces that meet at t = 0 touch
-                    // for certain, and so does a vertex inside the other solid, however deep: they come first (after
-                    // the edges through faces).
+                    // for certain, and so does a vertex inside the other solid, however deep: they come first.
                     for (ByGap& g : order) {
                         g.met = 0.0;
                     }
@@ -783,13 +698,10 @@ namespace {
                 // than the smaller body's mean edge length (a stop at max_pair_tests may leave the found pairs far
                 // apart, and the pairs within a long reach grow with the square of the faces near the other body).
                 // At t = 0, the pairs touching elsewhere (within slack): rounding may show touching faces apart in one
-                // body's frame (and a vertex inside the other), and the closest pairs of faces that cross need not be
-                // close (an edge through a face's middle), so reaching as far as those would measure every pair near
-                // them (two 800-face sheets 0.1-0.2 apart beside two crossing triangles: 2.5 s and 0.9 GB).
-                // (With edges through faces at t = 0 and no pairs, those touching elsewhere within slack.)
-                const double reach
-                    = (order.empty() ? 0.0 : std::min(order.front().gap, found.upper > 0.0 ? feature_size_ : slack))
-                    + slack;
+                // body's frame (and a vertex inside the other), and the pairs of faces that cross need not be close
+                // (an edge through a face's middle), so reaching as far as those would measure every pair near them
+                // (two 800-face sheets 0.1-0.2 apart beside two crossing triangles: 2.5 s and 0.9 GB).
+                const double reach = std::min(order.front().gap, found.upper > 0.0 ? feature_size_ : slack) + slack;
                 for (const FeaturePair& pair : pairs_near(reach, found.pairs)) {
                     if (at_start && holds_flat_edge(pair)) {
                         continue;
@@ -800,15 +712,12 @@ namespace {
                 std::sort(order.begin(), order.end(), [](const ByGap& x, const ByGap& y) {
                     return x.met != y.met ? x.met < y.met : x.gap < y.gap;
                 });
-                const double closest = found.piercings.empty()
-                    ? std::min_element(order.begin(), order.end(), by_gap)->gap
-                    : 0.0; // (an edge through a face touches it)
+                const double closest = std::min_element(order.begin(), order.end(), by_gap)->gap;
                 const double limit = closest + slack;
                 std::erase_if(order, [limit](const ByGap& g) { return std::isinf(g.met) && g.gap > limit; });
             }
-            // Edges through faces at t = 0 first: contacts for certain, at the crossing itself.
-            std::vector<RigidContact> contacts = found.piercings;
-            contacts.reserve(contacts.size() + order.size());
+            std::vector<RigidContact> contacts;
+            contacts.reserve(order.size());
             for (const ByGap& g : order) {
                 const FeaturePair& pair = pairs[g.pair];
                 const AtUpper& at = at_upper[g.pair];

@@ -746,11 +746,11 @@ namespace {
     }
 
     /// Contacts at t = 0 are where the surfaces cross or touch: a triangle through a box's top face and another a hair
-    /// (1e-6) under its bottom list the crossing triangle's two edges where they pass through the top, with its normal
-    /// (until the twenty-seventh session the crossing triangle's closest pairs, 0.08 apart: an edge through a face's
-    /// middle is far from every vertex and edge there, and the closest, against the top's diagonal, had a level
-    /// normal), and not the corners over the other triangle (a review had expected those as the closest pairs;
-    /// searching that far from the crossing measured every pair near it: seconds and gigabytes beside two sheets).
+    /// (1e-6) under its bottom list the crossing triangle's closest pairs and not the corners over the other triangle
+    /// (a review had expected those as the closest pairs; searching that far from the crossing pairs measured every
+    /// pair near them: seconds and gigabytes beside two sheets). Those are its lower corners against the top, 0.2 away
+    /// (an edge through a face's middle is far from every vertex and edge there): until the twenty-seventh session its
+    /// sides against the top's diagonal, 0.08 apart, a flat edge, their normal level.
     TEST(RigidContact, ContactsAtTheStartAreWhereSurfacesCrossOrTouch)
     {
         const TriangleMesh cube = box_mesh({ 0.5, 0.5, 0.5 });
@@ -772,13 +772,13 @@ namespace {
             for (const RigidContact& c : r.contacts) {
                 const RigidFeature& soup_feature = box_first ? c.feature_b : c.feature_a;
                 const RigidFeature& box_feature = box_first ? c.feature_a : c.feature_b;
-                EXPECT_EQ(c.gap, 0.0);
-                EXPECT_EQ(soup_feature.kind, RigidFeatureKind::EDGE);
+                // The crossing triangle's lower corners, (0, +-0.2, 0.3), against the top (z = 0.5), midway.
+                EXPECT_NEAR(c.gap, 0.2, 1e-12);
+                EXPECT_EQ(soup_feature.kind, RigidFeatureKind::VERTEX);
                 EXPECT_EQ(box_feature.kind, RigidFeatureKind::FACE);
-                // The sides from (0, +-0.2, 0.3) to (0, 0, 0.8) pass the top (z = 0.5) at (0, +-0.12, 0.5).
                 EXPECT_NEAR(c.point.x(), 0.0, 1e-12);
-                EXPECT_NEAR(std::abs(c.point.y()), 0.12, 1e-12);
-                EXPECT_NEAR(c.point.z(), 0.5, 1e-12);
+                EXPECT_NEAR(std::abs(c.point.y()), 0.2, 1e-12);
+                EXPECT_NEAR(c.point.z(), 0.4, 1e-12);
                 // Out of b and into a: into the box where it is a, out of it where it is b.
                 EXPECT_NEAR(c.normal.z(), box_first ? -1.0 : 1.0, 1e-12);
             }
@@ -787,11 +787,9 @@ namespace {
     }
 
     /// Where the surfaces cross in one place and touch in another at t = 0, both are contacts: a table's four legs
-    /// on a floor, three standing on it and one sunk into it (the pairs closest overall, the standing legs' at 0, had
-    /// been the only ones: the sunk leg had no contact). The standing legs list their touching pairs; the sunk leg its
-    /// four upright edges where they pass through the floor's top, with its normal (its corners under the floor, the
-    /// closest pairs of its faces, until the twenty-seventh session). Solids and soups, both argument orders, sunk by
-    /// 1e-6 to 0.1.
+    /// on a floor, three standing on it and one sunk into it, the closest pairs of each pair of faces that meet (the
+    /// pairs closest overall, the standing legs' at 0, had been the only ones: the sunk leg had no contact). Solids and
+    /// soups, both argument orders, sunk by 1e-6 to 0.1.
     TEST(RigidContact, ContactsAtTheStartHoldEveryPlaceTheSurfacesCross)
     {
         const TriangleMesh leg = box_mesh({ 0.05, 0.05, 0.5 });
@@ -821,27 +819,23 @@ namespace {
                     ASSERT_TRUE(r.hit);
                     EXPECT_EQ(r.toi_upper, 0.0);
                     std::array<int, 4> per_leg {};
-                    int sunk_edges = 0;
+                    int sunk_corners = 0;
                     for (const RigidContact& c : r.contacts) {
                         const Eigen::Index nearest
                             = c.point.x() < 0 ? (c.point.y() < 0 ? 0 : 2) : (c.point.y() < 0 ? 1 : 3);
                         ++per_leg[static_cast<std::size_t>(nearest)];
                         const RigidFeature& table_feature = table_first ? c.feature_a : c.feature_b;
-                        const RigidFeature& floor_feature = table_first ? c.feature_b : c.feature_a;
-                        // (Out of the floor, as its top face is wound.)
-                        const double up = (table_first ? 1.0 : -1.0) * c.normal.z();
-                        if (nearest == 3 && table_feature.kind == RigidFeatureKind::EDGE
-                            && floor_feature.kind == RigidFeatureKind::FACE && c.gap == 0.0
-                            && std::abs(c.point.z()) <= 1e-12 && up > 1.0 - 1e-12) {
-                            ++sunk_edges; // an edge of the sunk leg through the floor's top, where it passes
-                        } else if (nearest == 3) {
-                            EXPECT_GT(up, 1.0 - 1e-12) << "the sunk leg's other contacts point up too";
+                        // (Out of the floor for solids; a soup's sense is the side the vertex lies on, below.)
+                        const double up = (table_first ? 1.0 : -1.0) * (solid ? 1.0 : -1.0) * c.normal.z();
+                        if (nearest == 3 && table_feature.kind == RigidFeatureKind::VERTEX
+                            && std::abs(c.gap - sunk) <= 1e-12 && up > 1.0 - 1e-12) {
+                            ++sunk_corners; // a bottom corner of the sunk leg under the floor's top
                         }
                     }
                     for (const int count : per_leg) {
                         EXPECT_GE(count, 1);
                     }
-                    EXPECT_EQ(sunk_edges, 4);
+                    EXPECT_EQ(sunk_corners, 4);
                 }
             }
         }

@@ -113,8 +113,7 @@ enum class RigidFeatureKind : std::uint8_t {
 };
 
 /// A feature of a body's shape: a vertex, an edge (numbered as RigidShape::edges()), a face, or (implicit
-/// shapes) its surface. A contact pairs a vertex with a face, an edge with an edge, an edge with a face (surfaces
-/// crossing at t = 0), or a feature with an implicit surface.
+/// shapes) its surface.
 struct RigidFeature {
     RigidFeatureKind kind = RigidFeatureKind::VERTEX;
     std::int32_t index = -1;
@@ -156,12 +155,11 @@ struct RigidCcdResult {
     /// pair is often a sideways one beside a vertex that went through a face, and that vertex the deepest). Pairs the
     /// search cleared are looked for up to the closest found pair's gap, but no farther than the smaller body's mean
     /// edge length (plus the slack). At t = 0 (bodies touching or crossing at the start) the contacts are where the
-    /// surfaces cross or touch: where two faces cross, each edge of one through the other (an edge against a face, at
-    /// the point where it passes, with the face's normal: out of b and into a as the face is wound; a vertex or edge
-    /// pair there can be far from the crossing); for faces that meet otherwise (touching), their closest pairs; for a
-    /// body nested inside a solid its inside vertex against the solid's nearest face; these first, then the pairs
-    /// touching elsewhere, within rounding. At t = 0 an edge between two faces in one plane (a box face's diagonal) is
-    /// no feature: no contact holds one. Each contact's gap is its features' distance at toi_upper.
+    /// surfaces cross or touch: the closest pairs of each pair of faces that meet (an edge through a face's middle is
+    /// far from every vertex and edge there), or for a body nested inside a solid its inside vertex against the solid's
+    /// nearest face, first; then the pairs touching elsewhere, within rounding. At t = 0 no contact holds an edge
+    /// between two faces in one plane (a box face's diagonal: no feature of the surface, and a pair's normal square to
+    /// it runs along the faces). Each contact's gap is its features' distance at toi_upper.
     std::vector<RigidContact> contacts;
     RigidCcdStats stats;
 };
