@@ -397,9 +397,13 @@ solid_votes(const Eigen::Vector3d& normal, const Eigen::Vector3d& y_out, const E
 
 /// Secant steps of passage_share toward where the features' side changes, and how close (a share of how far apart
 /// they lay across each other at the ends) the features must come there: over a turn of radians within the interval
-/// the steps may stop short of the crossing, where closest points inside both prove nothing.
+/// the steps may stop short of the crossing, where closest points inside both prove nothing. The steps stop once the
+/// side is within PASSAGE_CONVERGED of that: where the interval turns little the first step lands there (500 random box
+/// pairs at eps 1e-2 took 10% less time). Not much more: at 1e-3 a vertex that passed 7.5e-6 outside a face's rim, at
+/// eps 0.3 and 10 rad per step, counted as through.
 inline constexpr int PASSAGE_STEPS = 4;
 inline constexpr double PASSAGE_MEETING = 1e-2;
+inline constexpr double PASSAGE_CONVERGED = 1e-6;
 
 /// Where the pair's features (`before`, then `at`) passed through each other in between, the share of the way from
 /// `before` to `at` at which they met; none otherwise. They passed through where they lie on opposite sides of each
@@ -427,21 +431,21 @@ passage_share(const PosedPair& before, const PosedPair& at, const Eigen::Vector3
     }
     // Where the features' side changes on the motion: secant steps from the sides' linear interpolation (a turn
     // within the interval bends the side's course), then whether they meet inside both there.
+    const double across = std::abs(side_before) + std::abs(side_at);
     double low = 0.0, high = 1.0, side_low = side_before, side_high = side_at;
     double share = side_before / (side_before - side_at);
     PosedPair met = posed_at(share);
     for (int step = 0; step < PASSAGE_STEPS; ++step) {
         const double side = side_of(met, raw_normal(met));
-        if (!(side * side_low > 0.0 || side * side_high > 0.0)) {
-            break; // (on the crossing, or not finite)
+        if (!(side * side_low > 0.0 || side * side_high > 0.0) || std::abs(side) <= PASSAGE_CONVERGED * across) {
+            break; // (on the crossing or next to it, or not finite)
         }
         (side * side_low > 0.0 ? low : high) = share;
         (side * side_low > 0.0 ? side_low : side_high) = side;
         share = low + side_low / (side_low - side_high) * (high - low);
         met = posed_at(share);
     }
-    const bool met_there
-        = length_of(closest_offset(met).offset) <= PASSAGE_MEETING * (std::abs(side_before) + std::abs(side_at));
+    const bool met_there = length_of(closest_offset(met).offset) <= PASSAGE_MEETING * across;
     return met_there && meet_inside(met) ? std::optional<double>(share) : std::nullopt;
 }
 
