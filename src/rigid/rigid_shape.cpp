@@ -96,9 +96,28 @@ namespace {
         }
     }
 
+    /// The vertices about their bounding box's centre, scaled by the power of two that brings the box's size near 1
+    /// (exact but for the centring): the volume's and convexity's products of three and four coordinates stay in
+    /// double's range for meshes of any size (a cube of size 1e-110 had a volume of 0, a torus of size 1e80 passed
+    /// as convex, its normals' squares infinite).
+    Eigen::MatrixX3d unit_sized_about_center(const Eigen::MatrixX3d& vertices)
+    {
+        const Eigen::RowVector3d low = vertices.colwise().minCoeff(), high = vertices.colwise().maxCoeff();
+        const Eigen::RowVector3d center = 0.5 * (low + high);
+        const double extent = (high - low).maxCoeff();
+        Eigen::MatrixX3d out = vertices.rowwise() - center;
+        if (extent > 0.0 && std::isfinite(extent)) {
+            const int exponent = std::ilogb(extent);
+            out = out.unaryExpr([exponent](double x) { return std::scalbn(x, -exponent); });
+        }
+        return out;
+    }
+
     /// MeshShapeData::flat_edges: per edge with exactly two faces, whether the second face's far corner lies in the
-    /// first's plane (within CONVEX_TOLERANCE of the size) and on the other side of the edge. Differences are scaled
-    /// by a power of two near the size (exact), so that their products stay in range at any scale.
+    /// first's plane and on the other side of the edge. In the plane within CONVEX_TOLERANCE of the mesh's size or of
+    /// its largest coordinate, whichever is larger: the coordinates' own rounding (a turned box far from the origin,
+    /// 1e4 times its size away, had no flat edge with the size alone). On the vertices about their centre, scaled
+    /// (unit_sized_about_center), so that the products stay in range at any scale.
     std::vector<std::uint8_t> flat_edges(const details::MeshShapeData& data)
     {
         const auto edge_count = static_cast<std::size_t>(data.edges.rows());
@@ -113,12 +132,13 @@ namespace {
                 ++face_count[e];
             }
         }
-        const double size = (data.vertices.colwise().maxCoeff() - data.vertices.colwise().minCoeff()).norm();
-        const int exponent = std::ilogb(size);
-        const auto point = [&](Eigen::Index v) {
-            return details::scaled_by_power_of_two(Eigen::Vector3d(data.vertices.row(v).transpose()), -exponent);
-        };
-        const double tolerance = details::CONVEX_TOLERANCE * std::ldexp(size, -exponent);
+        const Eigen::MatrixX3d unit = unit_sized_about_center(data.vertices);
+        // The largest coordinate at the same scale as `unit` (its size over the original's).
+        const double original_size = (data.vertices.colwise().maxCoeff() - data.vertices.colwise().minCoeff()).norm();
+        const double size = (unit.colwise().maxCoeff() - unit.colwise().minCoeff()).norm();
+        const double largest = original_size > 0.0 ? data.vertices.cwiseAbs().maxCoeff() * (size / original_size) : 0.0;
+        const double tolerance = details::CONVEX_TOLERANCE * std::max(size, largest);
+        const auto point = [&unit](Eigen::Index v) { return Eigen::Vector3d(unit.row(v).transpose()); };
         std::vector<std::uint8_t> flat(edge_count, 0);
         for (std::size_t e = 0; e < edge_count; ++e) {
             if (face_count[e] != 2) {
@@ -211,23 +231,6 @@ namespace {
                                           : " is not shared by exactly two consistently oriented faces"));
             }
         }
-    }
-
-    /// The vertices about their bounding box's centre, scaled by the power of two that brings the box's size near 1
-    /// (exact but for the centring): the volume's and convexity's products of three and four coordinates stay in
-    /// double's range for meshes of any size (a cube of size 1e-110 had a volume of 0, a torus of size 1e80 passed
-    /// as convex, its normals' squares infinite).
-    Eigen::MatrixX3d unit_sized_about_center(const Eigen::MatrixX3d& vertices)
-    {
-        const Eigen::RowVector3d low = vertices.colwise().minCoeff(), high = vertices.colwise().maxCoeff();
-        const Eigen::RowVector3d center = 0.5 * (low + high);
-        const double extent = (high - low).maxCoeff();
-        Eigen::MatrixX3d out = vertices.rowwise() - center;
-        if (extent > 0.0 && std::isfinite(extent)) {
-            const int exponent = std::ilogb(extent);
-            out = out.unaryExpr([exponent](double x) { return std::scalbn(x, -exponent); });
-        }
-        return out;
     }
 
     double signed_volume(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces)

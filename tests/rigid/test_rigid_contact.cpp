@@ -867,6 +867,21 @@ namespace {
                 EXPECT_EQ(flat_count(RigidShape::mesh(box.vertices, box.faces)), 6);
             }
         }
+        // Turned, its coordinates rounded: flat within their rounding, far from the origin too (with the size's
+        // tolerance alone, none at 1e4 sizes away).
+        const Eigen::Matrix3d turn = Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix();
+        for (const double scale : { 1.0, 1e-120, 1e120 }) {
+            for (const double away : { 0.0, 1e4, 1e6 }) {
+                TriangleMesh box = box_mesh(Eigen::Vector3d(0.5, 0.3, 0.2) * scale);
+                for (Eigen::Index v = 0; v < box.vertices.rows(); ++v) {
+                    box.vertices.row(v)
+                        = (turn * box.vertices.row(v).transpose() + Eigen::Vector3d(away, -away, away) * scale)
+                              .transpose();
+                }
+                SCOPED_TRACE(testing::Message() << "turned, scale " << scale << ", away " << away);
+                EXPECT_EQ(flat_count(RigidShape::mesh(box.vertices, box.faces)), 6);
+            }
+        }
         // A torus's quads between rings are planar trapezoids (symmetric): their diagonals are flat, the rest not.
         const TriangleMesh torus = torus_mesh(2.0, 0.5, 12, 8);
         EXPECT_EQ(flat_count(RigidShape::solid(torus.vertices, torus.faces)), 12 * 8);

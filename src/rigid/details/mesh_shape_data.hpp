@@ -48,10 +48,10 @@ struct MeshShapeData {
     /// it points out of the body at the edge, which orients the normals of contacts between solids (solid_outward in
     /// contact_geometry.hpp).
     std::vector<Eigen::Vector3d> edge_normals;
-    /// Per edge, 1 where it is flat: exactly two faces hold it, in one plane (within CONVEX_TOLERANCE of the size) on
-    /// either side of it, as the diagonal of a box's face. A flat edge is no feature of the surface, and a pair that
-    /// holds one has a normal square to it, along the faces: contacts at t = 0, where surfaces that cross offer no
-    /// side to turn it by, leave such pairs out (mesh_contact.cpp). The search tests them.
+    /// Per edge, 1 where it is flat: exactly two faces hold it, in one plane (within CONVEX_TOLERANCE of the size or
+    /// the largest coordinate) on either side of it, as the diagonal of a box's face. A flat edge is no feature of the
+    /// surface, and a pair that holds one has a normal square to it, along the faces: contacts at t = 0, where surfaces
+    /// that cross offer no side to turn it by, leave such pairs out (mesh_contact.cpp). The search tests them.
     std::vector<std::uint8_t> flat_edges;
 };
 
