@@ -113,11 +113,22 @@ namespace {
         return out;
     }
 
+    /// The length CONVEX_TOLERANCE is relative to (flat_edges, is_convex), at the scale of `unit`
+    /// (unit_sized_about_center(vertices)): the mesh's size, or its largest coordinate where that is larger, up to
+    /// TOLERATED_SPREAD sizes. The coordinates' own rounding leaves a turned box's faces out of plane by ulps of
+    /// them: 1e4 sizes from the origin, a box had no flat edge, and at 1e4-1e8 sizes half its turns were not
+    /// convex (the general search took 4-9 times as long).
+    double tolerance_length(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3d& unit)
+    {
+        const double original_size = (vertices.colwise().maxCoeff() - vertices.colwise().minCoeff()).norm();
+        const double size = (unit.colwise().maxCoeff() - unit.colwise().minCoeff()).norm();
+        const double largest = original_size > 0.0 ? vertices.cwiseAbs().maxCoeff() * (size / original_size) : 0.0;
+        return std::max(size, std::min(largest, details::TOLERATED_SPREAD * size));
+    }
+
     /// MeshShapeData::flat_edges: per edge with exactly two faces, whether the second face's far corner lies in the
-    /// first's plane and on the other side of the edge. In the plane within CONVEX_TOLERANCE of the mesh's size or of
-    /// its largest coordinate, whichever is larger: the coordinates' own rounding (a turned box far from the origin,
-    /// 1e4 times its size away, had no flat edge with the size alone). On the vertices about their centre, scaled
-    /// (unit_sized_about_center), so that the products stay in range at any scale.
+    /// first's plane (within CONVEX_TOLERANCE of tolerance_length) and on the other side of the edge. On the vertices
+    /// about their centre, scaled (unit_sized_about_center), so that the products stay in range at any scale.
     std::vector<std::uint8_t> flat_edges(const details::MeshShapeData& data)
     {
         const auto edge_count = static_cast<std::size_t>(data.edges.rows());
@@ -133,11 +144,7 @@ namespace {
             }
         }
         const Eigen::MatrixX3d unit = unit_sized_about_center(data.vertices);
-        // The largest coordinate at the same scale as `unit` (its size over the original's).
-        const double original_size = (data.vertices.colwise().maxCoeff() - data.vertices.colwise().minCoeff()).norm();
-        const double size = (unit.colwise().maxCoeff() - unit.colwise().minCoeff()).norm();
-        const double largest = original_size > 0.0 ? data.vertices.cwiseAbs().maxCoeff() * (size / original_size) : 0.0;
-        const double tolerance = details::CONVEX_TOLERANCE * std::max(size, largest);
+        const double tolerance = details::CONVEX_TOLERANCE * tolerance_length(data.vertices, unit);
         const auto point = [&unit](Eigen::Index v) { return Eigen::Vector3d(unit.row(v).transpose()); };
         std::vector<std::uint8_t> flat(edge_count, 0);
         for (std::size_t e = 0; e < edge_count; ++e) {
@@ -245,25 +252,26 @@ namespace {
         return six_volume / 6.0;
     }
 
-    /// Every vertex within CONVEX_TOLERANCE of the size below every face's plane (computed normal and offsets
-    /// carry a few ulps of |normal| |size|, far inside the tolerance). Faces of zero area: not convex.
-    bool is_convex(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces)
+    /// Every vertex of `unit` (unit_sized_about_center(vertices)) within CONVEX_TOLERANCE of tolerance_length below
+    /// every face's plane (computed normal and offsets carry a few ulps of |normal| |size|, far inside the tolerance).
+    /// Faces of zero area: not convex.
+    bool is_convex(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3d& unit, const Eigen::MatrixX3i& faces)
     {
-        if (vertices.rows() > details::MAX_CONVEX_VERTICES) {
+        if (unit.rows() > details::MAX_CONVEX_VERTICES) {
             return false;
         }
-        const double size = (vertices.colwise().maxCoeff() - vertices.colwise().minCoeff()).norm();
+        const double scale = tolerance_length(vertices, unit);
         for (Eigen::Index f = 0; f < faces.rows(); ++f) {
-            const Eigen::Vector3d a = vertices.row(faces(f, 0));
-            const Eigen::Vector3d normal = (Eigen::Vector3d(vertices.row(faces(f, 1))) - a)
-                                               .cross(Eigen::Vector3d(vertices.row(faces(f, 2))) - a);
+            const Eigen::Vector3d a = unit.row(faces(f, 0));
+            const Eigen::Vector3d normal
+                = (Eigen::Vector3d(unit.row(faces(f, 1))) - a).cross(Eigen::Vector3d(unit.row(faces(f, 2))) - a);
             const double length = normal.norm();
             if (!(length > 0.0)) {
                 return false;
             }
-            const double tolerance = details::CONVEX_TOLERANCE * size * length;
-            for (Eigen::Index v = 0; v < vertices.rows(); ++v) {
-                if (normal.dot(vertices.row(v).transpose() - a) > tolerance) {
+            const double tolerance = details::CONVEX_TOLERANCE * scale * length;
+            for (Eigen::Index v = 0; v < unit.rows(); ++v) {
+                if (normal.dot(unit.row(v).transpose() - a) > tolerance) {
                     return false;
                 }
             }
@@ -290,7 +298,7 @@ RigidShape RigidShape::solid(const Eigen::MatrixX3d& vertices, const Eigen::Matr
             + std::string(volume < 0.0 ? "negative (faces wound inwards?)" : "zero"));
     }
     data->solid = true;
-    data->convex = is_convex(unit_vertices, faces);
+    data->convex = is_convex(vertices, unit_vertices, faces);
     if (data->convex) {
         // The convex path marks the features around a few vertices (at most MAX_CONVEX_VERTICES of them).
         data->vertex_edges.add_bit_rows(data->edges.rows());

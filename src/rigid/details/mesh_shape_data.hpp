@@ -20,6 +20,10 @@ inline constexpr Eigen::Index MAX_CONVEX_VERTICES = 256;
 /// How far (relative to the body's size) a vertex may lie outside a face's plane in a convex solid: 64 ulps, far
 /// below the motions' rounding bounds, and above the rounding of coplanar faces (a box split into triangles).
 inline constexpr double CONVEX_TOLERANCE = 64.0 * 0x1p-52;
+/// Farthest from the origin, in sizes, that a mesh's coordinates' rounding widens CONVEX_TOLERANCE (to that much of
+/// its largest coordinate): a dent of at most 1.5e-8 of the size passes as rounding. (A body much farther from the
+/// origin than this is also placed with rounding that slows the convex path down more than a flat edge or two.)
+inline constexpr double TOLERATED_SPREAD = 0x1p20;
 
 /// A rigid mesh with its edges and bounding hierarchies, all in body coordinates (built once).
 struct MeshShapeData {
@@ -27,8 +31,9 @@ struct MeshShapeData {
     Eigen::MatrixX3i faces;
     Eigen::MatrixX2i edges;
     bool solid = false;
-    /// A solid of at most MAX_CONVEX_VERTICES vertices, each within CONVEX_TOLERANCE of its size below every
-    /// face's plane: the solid is the hull of its vertices (up to that hair).
+    /// A solid of at most MAX_CONVEX_VERTICES vertices, each within CONVEX_TOLERANCE of its size (or of its largest
+    /// coordinate, up to TOLERATED_SPREAD sizes) below every face's plane: the solid is the hull of its vertices (up
+    /// to that hair).
     bool convex = false;
     Eigen::MatrixX3i face_edges; ///< row f: the edges (rows of `edges`) of face f's sides, in order
     VertexIncidence vertex_edges; ///< per vertex, the edges that end at it
@@ -49,9 +54,10 @@ struct MeshShapeData {
     /// contact_geometry.hpp).
     std::vector<Eigen::Vector3d> edge_normals;
     /// Per edge, 1 where it is flat: exactly two faces hold it, in one plane (within CONVEX_TOLERANCE of the size or
-    /// the largest coordinate) on either side of it, as the diagonal of a box's face. A flat edge is no feature of the
-    /// surface, and a pair that holds one has a normal square to it, along the faces: contacts at t = 0, where surfaces
-    /// that cross offer no side to turn it by, leave such pairs out (mesh_contact.cpp). The search tests them.
+    /// the largest coordinate, as `convex`) on either side of it, as the diagonal of a box's face. A flat edge is no
+    /// feature of the surface, and a pair that holds one has a normal square to it, along the faces: contacts at t = 0,
+    /// where surfaces that cross offer no side to turn it by, leave such pairs out (mesh_contact.cpp). The search tests
+    /// them.
     std::vector<std::uint8_t> flat_edges;
 };
 
