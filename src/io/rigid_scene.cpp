@@ -2,21 +2,27 @@
 #include <ccdkit/io/rigid_scene.hpp>
 #include <ccdkit/mesh/mesh_io.hpp>
 #include <ccdkit/mesh/primitive_meshes.hpp>
+#include <ccdkit/rigid/implicit_shape.hpp>
+#include <ccdkit/rigid/signed_distance_grid.hpp>
 
+#include <Eigen/Geometry>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <initializer_list>
 #include <limits>
 #include <numbers>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 namespace ccdkit {
 
@@ -102,6 +108,10 @@ namespace {
         /// fields whose names start with "_" are comments.
         void only(std::initializer_list<std::string_view> known) const
         {
+            only(std::span<const std::string_view>(known.begin(), known.size()));
+        }
+        void only(std::span<const std::string_view> known) const
+        {
             for (const auto& [key, value] : object_.items()) {
                 if (key.starts_with('_') || std::find(known.begin(), known.end(), key) != known.end()) {
                     continue;
@@ -186,69 +196,185 @@ namespace {
         return fields.at(key).get<bool>();
     }
 
-    /// "implicit": true shapes: the analytic solid instead of a mesh of it.
-    RigidShape implicit_shape_of(const Fields& shape, const std::string& type)
+    /// The analytic solid of a primitive ("implicit": true, a capsule, a part of a Boolean shape).
+    ImplicitShape primitive_of(const Fields& shape, std::string_view type)
     {
         if (type == "box") {
-            return RigidShape::implicit(ImplicitShape::box(shape.vector("half_extents", Eigen::Vector3d::Zero())));
+            return ImplicitShape::box(shape.vector("half_extents", Eigen::Vector3d::Zero()));
         }
         if (type == "sphere") {
-            return RigidShape::implicit(ImplicitShape::sphere(shape.number("radius", 0.0)));
+            return ImplicitShape::sphere(shape.number("radius", 0.0));
         }
         if (type == "torus") {
-            return RigidShape::implicit(
-                ImplicitShape::torus(shape.number("major_radius", 0.0), shape.number("minor_radius", 0.0)));
+            return ImplicitShape::torus(shape.number("major_radius", 0.0), shape.number("minor_radius", 0.0));
         }
         if (type == "capsule") {
-            return RigidShape::implicit(
-                ImplicitShape::capsule(shape.number("radius", 0.0), shape.number("half_length", 0.0)));
+            return ImplicitShape::capsule(shape.number("radius", 0.0), shape.number("half_length", 0.0));
         }
-        shape.fail("no implicit form of shape type \"" + type + "\" (box, sphere, torus or capsule)");
+        shape.fail("no implicit form of shape type \"" + std::string(type) + "\" (box, sphere, torus or capsule)");
     }
 
-    RigidShape shape_of(const Fields& body, const std::filesystem::path& base_dir)
+    Eigen::Quaterniond rotation_of(const Fields& fields);
+
+    /// A shape type: the fields it takes (beyond "type") and whether its form without "implicit" is implicit.
+    struct ShapeType {
+        std::string_view name;
+        std::vector<std::string_view> fields;
+        bool implicit;
+    };
+    const ShapeType* shape_type(std::string_view name)
     {
-        const Fields shape(body.at("shape"), body.where() + ", shape");
-        const std::string type = shape.text("type", "");
-        if (type == "box") {
-            shape.only({ "type", "half_extents", "implicit" });
-        } else if (type == "sphere") {
-            shape.only({ "type", "radius", "subdivisions", "implicit" });
-        } else if (type == "torus") {
-            shape.only({ "type", "major_radius", "minor_radius", "rings", "sides", "implicit" });
-        } else if (type == "capsule") {
-            shape.only({ "type", "radius", "half_length", "implicit" });
-        } else if (type == "mesh") {
-            shape.only({ "type", "file", "solid" });
+        static const std::vector<ShapeType> types {
+            { "box", { "half_extents", "implicit" }, false },
+            { "sphere", { "radius", "subdivisions", "implicit" }, false },
+            { "torus", { "major_radius", "minor_radius", "rings", "sides", "implicit" }, false },
+            { "capsule", { "radius", "half_length", "implicit" }, true },
+            { "mesh", { "file", "solid" }, false },
+            { "union", { "shapes" }, true },
+            { "intersection", { "shapes" }, true },
+            { "difference", { "shapes" }, true },
+            { "distance_grid", { "of", "cell_size", "padding" }, true },
+        };
+        const auto known
+            = std::find_if(types.begin(), types.end(), [name](const ShapeType& t) { return t.name == name; });
+        return known == types.end() ? nullptr : &*known;
+    }
+    /// The fields that place a part of a Boolean shape in the whole's coordinates.
+    constexpr std::array<std::string_view, 3> PLACEMENT { "position", "rotation", "quaternion" };
+
+    /// A scene's shape, read from its JSON object: a mesh or an implicit solid (see rigid_scene.hpp). Parts of a
+    /// Boolean shape (`part`) are implicit and may be placed in the whole's coordinates.
+    class ShapeReader {
+    public:
+        explicit ShapeReader(std::filesystem::path base_dir)
+            : base_dir_(std::move(base_dir))
+        {
         }
-        if (type == "capsule" || flag(shape, "implicit")) {
-            return implicit_shape_of(shape, type);
-        }
-        if (type == "box") {
-            return solid_of(box_mesh(shape.vector("half_extents", Eigen::Vector3d::Zero())));
-        }
-        if (type == "sphere") {
-            return solid_of(icosphere_mesh(shape.number("radius", 0.0), shape.integer("subdivisions", 3)));
-        }
-        if (type == "torus") {
-            return solid_of(torus_mesh(
-                shape.number("major_radius", 0.0), shape.number("minor_radius", 0.0), shape.integer("rings", 48),
-                shape.integer("sides", 24)));
-        }
-        if (type == "mesh") {
+
+        [[nodiscard]] RigidShape shape(const Fields& shape, int depth = 0) const
+        {
+            const ShapeType& type_of = checked_type(shape, false);
+            const std::string_view type = type_of.name;
+            if (implicit(shape, type_of)) {
+                return RigidShape::implicit(implicit_of(shape, type, depth));
+            }
+            if (type == "capsule") {
+                shape.fail("a capsule has no mesh form (leave out \"implicit\": false)");
+            }
+            if (type == "box") {
+                return solid_of(box_mesh(shape.vector("half_extents", Eigen::Vector3d::Zero())));
+            }
+            if (type == "sphere") {
+                return solid_of(icosphere_mesh(shape.number("radius", 0.0), shape.integer("subdivisions", 3)));
+            }
+            if (type == "torus") {
+                return solid_of(torus_mesh(
+                    shape.number("major_radius", 0.0), shape.number("minor_radius", 0.0), shape.integer("rings", 48),
+                    shape.integer("sides", 24)));
+            }
             std::filesystem::path file = shape.text("file", "");
             if (file.empty()) {
                 shape.fail("a mesh needs \"file\"");
             }
             if (file.is_relative()) {
-                file = base_dir / file;
+                file = base_dir_ / file;
             }
             const TriangleMesh mesh = read_mesh(file);
             return flag(shape, "solid") ? RigidShape::solid(mesh.vertices, mesh.faces)
                                         : RigidShape::mesh(mesh.vertices, mesh.faces);
         }
-        shape.fail("unknown shape type \"" + type + "\" (box, sphere, torus, capsule or mesh)");
-    }
+
+    private:
+        /// The shape's type, after checking that it is known and that the object has only its fields (and a part's
+        /// placement).
+        static const ShapeType& checked_type(const Fields& shape, bool part)
+        {
+            const std::string name = shape.text("type", "");
+            const ShapeType* type = shape_type(name);
+            if (type == nullptr) {
+                shape.fail(
+                    "unknown shape type \"" + name
+                    + "\" (box, sphere, torus, capsule, mesh, union, intersection, difference or distance_grid)");
+            }
+            std::vector<std::string_view> fields { "type" };
+            fields.insert(fields.end(), type->fields.begin(), type->fields.end());
+            if (part) {
+                fields.insert(fields.end(), PLACEMENT.begin(), PLACEMENT.end());
+            }
+            shape.only(fields);
+            return *type;
+        }
+
+        static bool implicit(const Fields& shape, const ShapeType& type)
+        {
+            return shape.has("implicit") ? flag(shape, "implicit") : type.implicit;
+        }
+
+        /// The implicit solid of a shape whose type is checked: a primitive, a Boolean shape of its parts, or a
+        /// distance grid.
+        [[nodiscard]] ImplicitShape implicit_of(const Fields& shape, std::string_view type, int depth) const
+        {
+            const bool boolean = type == "union" || type == "intersection" || type == "difference";
+            if ((boolean || type == "distance_grid") && depth >= MAX_DEPTH) {
+                shape.fail("shapes nested more than " + std::to_string(MAX_DEPTH) + " deep");
+            }
+            if (boolean) {
+                const json& parts = shape.at("shapes");
+                if (!parts.is_array() || parts.size() < 2) {
+                    shape.fail("\"shapes\" must be an array of at least 2 shapes");
+                }
+                ImplicitShape whole = part(shape, parts, 0, depth + 1);
+                for (std::size_t k = 1; k < parts.size(); ++k) {
+                    const ImplicitShape next = part(shape, parts, k, depth + 1);
+                    whole = type == "union"      ? unite(whole, next)
+                        : type == "intersection" ? intersect(whole, next)
+                                                 : subtract(whole, next);
+                }
+                return whole;
+            }
+            if (type == "distance_grid") {
+                const Fields of(shape.at("of"), shape.where() + ", of");
+                const RigidShape sampled = this->shape(of, depth + 1);
+                const double cell_size = shape.number("cell_size", 0.0);
+                const double padding = shape.number("padding", 2.0 * cell_size);
+                return ImplicitShape::grid(
+                    sampled.is_implicit()
+                        ? SignedDistanceGrid::sample(sampled.implicit_shape(), cell_size, padding)
+                        : SignedDistanceGrid::from_mesh(sampled.vertices(), sampled.faces(), cell_size, padding));
+            }
+            if (type == "mesh") {
+                shape.fail("a mesh has no implicit form here: give {\"type\": \"distance_grid\", \"of\": {the mesh}, "
+                           "\"cell_size\": h} instead");
+            }
+            return primitive_of(shape, type);
+        }
+
+        /// Part k of a Boolean shape, placed in the whole's coordinates.
+        [[nodiscard]] ImplicitShape part(const Fields& whole, const json& parts, std::size_t k, int depth) const
+        {
+            const Fields shape(parts[k], whole.where() + ", shapes[" + std::to_string(k) + "]");
+            const ShapeType& type = checked_type(shape, true);
+            if (shape.has("implicit") && !flag(shape, "implicit")) {
+                shape.fail("a part of a Boolean shape is implicit (\"implicit\": false is not possible here)");
+            }
+            const ImplicitShape solid = implicit_of(shape, type.name, depth);
+            if (!shape.has("position") && !shape.has("rotation") && !shape.has("quaternion")) {
+                return solid;
+            }
+            const Eigen::Quaterniond rotation = rotation_of(shape);
+            if (!(rotation.norm() > 0.0)) {
+                shape.fail("\"quaternion\" must not be zero");
+            }
+            Eigen::Isometry3d placement = Eigen::Isometry3d::Identity();
+            placement.linear() = rotation.normalized().toRotationMatrix();
+            placement.translation() = shape.vector("position", Eigen::Vector3d::Zero());
+            return solid.transformed(placement);
+        }
+
+        /// Deepest nesting of Boolean shapes and grids (the reading and the shape's evaluation recurse).
+        static constexpr int MAX_DEPTH = 32;
+        std::filesystem::path base_dir_;
+    };
 
     /// "rotation": {"axis", "angle"} or "quaternion": [w, x, y, z], identity when neither is given.
     Eigen::Quaterniond rotation_of(const Fields& fields)
@@ -357,7 +483,8 @@ RigidScene parse_rigid_scene(std::string_view json_text, const std::filesystem::
             named.fail("another body has the same name (the names tell the pairs apart)");
         }
         try {
-            out.bodies.push_back({ shape_of(named, base_dir), motion_of(named, duration) });
+            out.bodies.push_back({ ShapeReader(base_dir).shape(Fields(named.at("shape"), named.where() + ", shape")),
+                                   motion_of(named, duration) });
         } catch (const std::invalid_argument& e) {
             named.fail(e.what());
         }

@@ -182,5 +182,110 @@ namespace {
         EXPECT_TRUE(scene.options.contacts);
     }
 
+    /// Boolean shapes of placed parts and sampled distance grids: the library's implicit solids, from a scene. A bowl
+    /// (a box less a ball placed above its centre) with a ring fused on, the lens where two balls meet, and grids of a
+    /// box's mesh and of an implicit ball.
+    TEST(RigidScene, BooleanShapesAndDistanceGridsAreImplicitSolids)
+    {
+        const RigidScene scene = parse_rigid_scene(
+            R"({"bodies": [
+              {"name": "bowl", "shape": {"type": "union", "shapes": [
+                {"type": "difference", "shapes": [
+                  {"type": "box", "half_extents": [1, 1, 0.5]},
+                  {"type": "sphere", "radius": 0.8, "position": [0, 0, 0.5]}]},
+                {"type": "torus", "major_radius": 1.2, "minor_radius": 0.1, "position": [0, 0, 0.5],
+                 "rotation": {"axis": [0, 0, 1], "angle": 0.3}}]}},
+              {"name": "lens", "shape": {"type": "intersection", "shapes": [
+                {"type": "sphere", "radius": 1, "position": [0.5, 0, 0]},
+                {"type": "sphere", "radius": 1, "position": [-0.5, 0, 0], "quaternion": [0, 0, 1, 0]}]}},
+              {"name": "box grid", "shape": {"type": "distance_grid", "cell_size": 0.05,
+                "of": {"type": "box", "half_extents": [0.5, 0.3, 0.2]}}},
+              {"name": "ball grid", "shape": {"type": "distance_grid", "cell_size": 0.1, "padding": 0.3,
+                "of": {"type": "sphere", "radius": 0.5, "implicit": true}}}]})",
+            ".");
+        ASSERT_EQ(scene.bodies.size(), 4U);
+        for (const RigidBody& body : scene.bodies) {
+            ASSERT_TRUE(body.shape.is_implicit());
+        }
+        const auto distance = [&scene](std::size_t body, double x, double y, double z) {
+            return scene.bodies[body].shape.implicit_shape().signed_distance({ x, y, z });
+        };
+        // The bowl: solid under its rim, hollow where the ball was, the ring around its top.
+        EXPECT_NEAR(distance(0, 0.9, 0.9, 0.0), -0.1, 1e-12);
+        EXPECT_NEAR(distance(0, 0, 0, 0.5), 0.8, 1e-12); // (inside the ball taken out: 0.8 from its surface)
+        EXPECT_NEAR(distance(0, 0, 0, -0.4), -0.1, 1e-12); // (the floor from -0.5 to -0.3)
+        EXPECT_NEAR(distance(0, 0, 1.2, 0.5), -0.1, 1e-12);
+        EXPECT_NEAR(distance(0, 0, 0, -0.6), 0.1, 1e-12);
+        // The lens: the balls' common part, 0.5 either side of the middle.
+        EXPECT_NEAR(distance(1, 0, 0, 0), -0.5, 1e-12);
+        EXPECT_NEAR(distance(1, 0.6, 0, 0), 0.1, 1e-12);
+        EXPECT_GT(distance(1, 0, 0.9, 0), 0.0);
+        // The grids: the sampled distances, within a cell of the shapes'.
+        EXPECT_NEAR(distance(2, 0, 0, 0), -0.2, 0.05);
+        EXPECT_NEAR(distance(2, 0.6, 0, 0), 0.1, 0.05);
+        EXPECT_NEAR(distance(3, 0, 0, 0), -0.5, 0.1);
+        EXPECT_NEAR(distance(3, 0, 0.7, 0), 0.2, 0.1);
+        // A query on a grid answers as on its shape, within the grid's cell: the box grid dropped onto the bowl's
+        // rim, and the same box as a mesh.
+        const RigidShape box = parse_rigid_scene(
+                                   R"({"bodies": [{"shape": {"type": "box", "half_extents": [0.5, 0.3, 0.2]}},
+                                       {"shape": {"type": "box", "half_extents": [1, 1, 1]}}]})",
+                                   ".")
+                                   .bodies[0]
+                                   .shape;
+        const RigidMotion falling(
+            RigidPose { Eigen::Quaterniond::Identity(), Eigen::Vector3d(0.9, 0, 2) }, Eigen::Vector3d(0, 0, -2),
+            Eigen::Vector3d::Zero());
+        const RigidCcdResult grid = rigid_time_of_contact({ scene.bodies[2].shape, falling }, scene.bodies[0]);
+        const RigidCcdResult mesh = rigid_time_of_contact({ box, falling }, scene.bodies[0]);
+        ASSERT_TRUE(grid.hit);
+        ASSERT_TRUE(mesh.hit);
+        EXPECT_NEAR(grid.toi_lower, mesh.toi_lower, 0.05 / 2.0); // (a cell at the falling speed)
+        EXPECT_NEAR(mesh.toi_lower, (2.0 - 0.2 - 0.6) / 2.0, 0.01); // (the box's bottom reaches the ring's top)
+    }
+
+    TEST(RigidScene, BadBooleanShapesAndGridsNameTheProblem)
+    {
+        const auto two = [](const std::string& shape) { return two_bodies(R"({"shape": )" + shape + "}"); };
+        const std::string ball = R"({"type": "sphere", "radius": 1})";
+        // A Boolean shape of a ball and `part`.
+        const auto ball_and = [&](const std::string& type, const std::string& part) {
+            return two(R"({"type": ")" + type + R"(", "shapes": [)" + ball + ", " + part + "]}");
+        };
+        expect_error(
+            two(R"({"type": "union", "shapes": [)" + ball + "]}"), "\"shapes\" must be an array of at least 2");
+        expect_error(two(R"({"type": "union"})"), "shape: missing \"shapes\"");
+        expect_error(
+            ball_and("difference", R"({"type": "mesh", "file": "x.obj"})"),
+            "shapes[1]: a mesh has no implicit form here: give {\"type\": \"distance_grid\"");
+        expect_error(
+            ball_and("union", R"({"type": "box", "half_extents": [1, 1, 1], "implicit": false})"),
+            "shapes[1]: a part of a Boolean shape is implicit");
+        expect_error(
+            ball_and("union", R"({"type": "sphere", "radius": 1, "positon": [1, 0, 0]})"),
+            "shapes[1]: unknown field \"positon\" (known here: type, radius, subdivisions, implicit, position, "
+            "rotation, quaternion");
+        expect_error(
+            ball_and("union", R"({"type": "sphere", "radius": 1, "quaternion": [0, 0, 0, 0]})"),
+            "shapes[1]: \"quaternion\" must not be zero");
+        expect_error(ball_and("intersection", R"({"type": "sphere", "radius": -1})"), "radius");
+        expect_error(two(R"({"type": "sphere", "radius": 1, "position": [1, 0, 0]})"), "unknown field \"position\"");
+        expect_error(
+            two(R"({"type": "capsule", "radius": 1, "half_length": 1, "implicit": false})"),
+            "a capsule has no mesh form");
+        expect_error(two(R"({"type": "distance_grid", "of": )" + ball + "}"), "body 0 (body0): SignedDistanceGrid");
+        expect_error(two(R"({"type": "distance_grid", "cell_size": 0.1})"), "shape: missing \"of\"");
+        expect_error(
+            two(R"({"type": "distance_grid", "cell_size": 1e-4, "of": )" + ball + "}"), "more than 67108864 samples");
+        expect_error(
+            two(R"({"type": "distance_grid", "cell_size": 0.1, "of": {"type": "cone"}})"), "of: unknown shape type");
+        // Nested 40 deep (each a union of the next and a ball): the reading stops at 32, naming it.
+        std::string deep = ball;
+        for (int k = 0; k < 40; ++k) {
+            deep = R"({"type": "union", "shapes": [)" + deep + ", " + ball + "]}";
+        }
+        expect_error(two(deep), "shapes nested more than 32 deep");
+    }
+
 } // namespace
 } // namespace ccdkit

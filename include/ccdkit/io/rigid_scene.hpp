@@ -27,6 +27,16 @@
 //                                           false) requires a closed outward mesh and enables containment;
 //                                           "implicit": true on a box, sphere or torus: the exact implicit
 //                                           solid (ImplicitShape) instead of a triangle mesh of it
+//              | {"type": "union" | "intersection" | "difference", "shapes": [SHAPE, SHAPE, ...]}
+//                                           an implicit Boolean solid of two or more parts (a difference: the first
+//                                           less the others); each part is a box, sphere, torus or capsule (always
+//                                           implicit here), another Boolean shape or a distance grid, optionally
+//                                           placed in the whole's coordinates by "position" and "rotation" |
+//                                           "quaternion" as a body is; a mesh takes a distance grid of it
+//              | {"type": "distance_grid", "of": SHAPE, "cell_size": h, "padding": p}
+//                                           the implicit solid of signed distances sampled every h (> 0) over the
+//                                           shape's bounds grown by p (default 2 h): of a mesh (which must be
+//                                           closed; it costs samples times faces) or of an implicit shape
 //       "center_of_mass": [x, y, z],        optional, body coordinates (default origin)
 //       "position": [x, y, z],              pose at the start: translation ...
 //       "rotation": {"axis": [x, y, z], "angle": a}  ... and rotation (radians; default none);
