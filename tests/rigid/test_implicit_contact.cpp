@@ -413,5 +413,44 @@ namespace {
         }
     }
 
+    /// The normal at a contact is that of the surface flat there, or square to both edges where two edges meet: the
+    /// solid's own normal at a region beside its corner or edge runs from there to the region, sideways (a cube's
+    /// corner under a falling slab's face gave normals up to 40 degrees off; two implicit boxes turned at random, a
+    /// median of 12 degrees, 56% over 10, now 0.01 and 2-4% over 10, nearly all edge on edge where the sampled normals
+    /// do not show both edges). Both argument orders, a mesh slab too.
+    TEST(ImplicitContact, NormalsAreTheFlatSurfacesOrSquareToBothEdges)
+    {
+        const RigidShape slab = RigidShape::implicit(ImplicitShape::box({ 0.6, 0.5, 0.3 }));
+        const RigidShape cube = RigidShape::implicit(ImplicitShape::box({ 0.2, 0.2, 0.2 }));
+        // The cube with a corner up (its diagonal turned onto z), and a box with an edge down along x (45 degrees about
+        // x), one with an edge up along y.
+        const Eigen::Quaterniond corner_up
+            = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d(1, 1, 1).normalized(), Eigen::Vector3d::UnitZ());
+        const Eigen::Quaterniond edge_along_x(Eigen::AngleAxisd(std::numbers::pi / 4.0, Eigen::Vector3d::UnitX()));
+        const Eigen::Quaterniond edge_along_y(Eigen::AngleAxisd(std::numbers::pi / 4.0, Eigen::Vector3d::UnitY()));
+        const RigidMotion cube_still({ .rotation = corner_up }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+        const RigidMotion slab_falling({ .translation = { 0.05, -0.1, 1.5 } }, { 0, 0, -2 }, Eigen::Vector3d::Zero());
+        const RigidMotion edge_x_falling(
+            { .rotation = edge_along_x, .translation = { 0.03, 0.02, 1.5 } }, { 0, 0, -2 }, Eigen::Vector3d::Zero());
+        const RigidMotion edge_y_still({ .rotation = edge_along_y }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+        const auto expect_normal = [](const RigidBody& a, const RigidBody& b, const Eigen::Vector3d& expected) {
+            const RigidCcdResult hit = rigid_time_of_contact(a, b);
+            ASSERT_TRUE(hit.hit);
+            ASSERT_FALSE(hit.contacts.empty());
+            for (const RigidContact& c : hit.contacts) {
+                EXPECT_LT((c.normal - expected).norm(), 0.02) << c.normal.transpose() << " at " << c.point.transpose();
+            }
+        };
+        const Eigen::Vector3d up = Eigen::Vector3d::UnitZ();
+        for (const RigidShape& falling : { slab, mesh_box({ 0.6, 0.5, 0.3 }) }) {
+            SCOPED_TRACE(falling.is_implicit() ? "implicit slab" : "mesh slab");
+            expect_normal({ falling, slab_falling }, { cube, cube_still }, up); // (b, the cube, towards a)
+            expect_normal({ cube, cube_still }, { falling, slab_falling }, -up);
+        }
+        const RigidShape box = RigidShape::implicit(ImplicitShape::box({ 0.3, 0.3, 0.3 }));
+        expect_normal({ box, edge_x_falling }, { box, edge_y_still }, up);
+        expect_normal({ box, edge_y_still }, { box, edge_x_falling }, -up);
+    }
+
 } // namespace
 } // namespace ccdkit
