@@ -100,9 +100,9 @@ namespace {
         }
         if (r.stats.max_pair_tests_reached) {
             fmt::print(
-                "      (stopped after {} feature-pair tests, max_pair_tests: the contact is reported where the "
-                "search stood, and its gaps say how far apart the bodies are)\n",
-                r.stats.pair_tests);
+                "      (stopped after {} feature-pair tests and {} intervals, max_pair_tests: the contact is reported "
+                "where the search stood, and its gaps say how far apart the bodies are)\n",
+                r.stats.pair_tests, r.stats.intervals);
         }
     }
 

@@ -47,6 +47,8 @@ namespace {
     /// CHORD: box tests that count as one pair test against max_pair_tests (about their costs' ratio: 10-25 ns
     /// against the pair tests' 0.1-0.6 µs).
     constexpr std::int64_t BOX_TESTS_PER_PAIR_TEST = 16;
+    /// Candidate lists (candidate_limit) a stop before any candidates may gather its nearest pairs into.
+    constexpr std::size_t STOP_ROOM = 16;
 
     /// The feature pairs found touching (or possibly touching) in [lower, upper].
     struct Found {
@@ -332,6 +334,10 @@ namespace {
                 ++stats_.intervals;
                 return std::nullopt;
             }
+            if (out_of_tests()) {
+                ++stats_.intervals;
+                return stopped_at(sa, sb, pairs_nearest_at(sa));
+            }
             // Splitting pays while the sweep is long against the features: halves then overlap fewer of them.
             const double mid = sa + 0.5 * (sb - sa);
             const bool splittable = mid > sa && mid < sb && sweep_length() > feature_size_;
@@ -448,17 +454,38 @@ namespace {
             return refine(mid, sb, survivors);
         }
 
-        /// Past max_pair_tests (RigidCcdOptions): the search stops. CHORD counts its intervals and their box tests too
-        /// (one test per interval and per BOX_TESTS_PER_PAIR_TEST box tests): with a fine chord_tolerance and a fast
-        /// turn they are its work (a box spinning 1e4 rad per step at a tolerance of 1e-12 of its size: 2^20
-        /// intervals per cut and no pair test, for minutes; a torus spinning just over a sheet: 5,000 box tests per
-        /// interval).
+        /// Past max_pair_tests (RigidCcdOptions): the search stops. Its intervals count too, one test each: a body
+        /// spinning 1e9 rad per step sweeps the other's every pair over any interval wider than about 1e-9 of the step,
+        /// so the broad phase splits it into some 1e9 intervals, nearly all without a candidate pair (a review's box
+        /// ran for minutes, whatever max_pair_tests said). CHORD counts its box tests too (one test per
+        /// BOX_TESTS_PER_PAIR_TEST): with a fine chord_tolerance and a fast turn they are its work (a box spinning 1e4
+        /// rad per step at a tolerance of 1e-12 of its size: 2^20 intervals per cut and no pair test, for minutes; a
+        /// torus spinning just over a sheet: 5,000 box tests per interval).
         bool out_of_tests() const
         {
-            const std::int64_t chord_work = options_.method == RigidCcdMethod::CHORD
-                ? stats_.intervals + chord_box_tests_ / BOX_TESTS_PER_PAIR_TEST
-                : 0;
-            return stats_.pair_tests + chord_work > options_.max_pair_tests;
+            const std::int64_t box_work
+                = options_.method == RigidCcdMethod::CHORD ? chord_box_tests_ / BOX_TESTS_PER_PAIR_TEST : 0;
+            return stats_.pair_tests + stats_.intervals + box_work > options_.max_pair_tests;
+        }
+
+        /// Where the search stops before it has candidates (out_of_tests while it splits intervals): the pairs nearest
+        /// at `lower`, those whose boxes come within a reach that doubles from the features' size until some do (none
+        /// where more than a broad phase's room come within it first).
+        std::vector<FeaturePair> pairs_nearest_at(double lower)
+        {
+            set_interval(lower, lower);
+            for (double reach = feature_size_; std::isfinite(reach); reach *= 2.0) {
+                std::optional<std::vector<FeaturePair>> near
+                    = tree_pairs_.find(a_in_b_, STOP_ROOM * candidate_limit(), reach);
+                if (!near) {
+                    return {};
+                }
+                std::erase_if(*near, [&](const FeaturePair& pair) { return !boxes_overlap(pair, reach); });
+                if (!near->empty()) {
+                    return std::move(*near);
+                }
+            }
+            return {};
         }
 
         /// Where the search stopped at max_pair_tests: nothing touched before `lower` (what it cleared), `pairs` may

@@ -536,11 +536,10 @@ namespace {
         const TriangleMesh rod = box_mesh({ 0.1485, 0.02, 0.02 });
         const RigidBody spinning { RigidShape::solid(rod.vertices, rod.faces),
                                    RigidMotion({ .translation = { 0, 1.2, 0 } }, { 0, -2.3, 0 }, { 0, 0, 400 }) };
-        // (CHORD's intervals count as tests too: past the limit it stops once per cut, and goes on where the boxes over
-        // the rest of a cut meet nothing: chord_stop.)
-        const auto work = [](const RigidCcdResult& r, RigidCcdMethod method) {
-            return r.stats.pair_tests + (method == RigidCcdMethod::CHORD ? r.stats.intervals : 0);
-        };
+        // (Intervals count as tests too; CHORD past the limit stops once per cut, and goes on where the boxes over the
+        // rest of a cut meet nothing: chord_stop.)
+        const auto work
+            = [](const RigidCcdResult& r, RigidCcdMethod /*method*/) { return r.stats.pair_tests + r.stats.intervals; };
         for (const RigidCcdMethod method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
             SCOPED_TRACE(method == RigidCcdMethod::CHORD ? "chord" : "conservative");
             RigidCcdOptions options;
@@ -558,6 +557,39 @@ namespace {
             ASSERT_FALSE(stopped.contacts.empty());
             for (const RigidContact& c : stopped.contacts) {
                 EXPECT_GE(c.gap, 1.5e-4); // (the rod never comes closer than 0.15 - 0.14984)
+            }
+        }
+    }
+
+    /// max_pair_tests holds where the search only splits intervals (fuzzing review, twenty-eighth session: a box
+    /// spinning 1e9 rad per step onto another ran for minutes at any limit; each interval wider than about 1e-9 of the
+    /// step sweeps every pair, and the intervals that short had no candidates, so no test was counted). The stop
+    /// lists the pairs nearest where it stood, their gaps showing the bodies apart.
+    TEST(RigidContact, MaxPairTestsStopsABodySpinningBillionsOfTurnsPerStep)
+    {
+        const TriangleMesh box = box_mesh({ 0.5, 0.5, 0.5 });
+        for (const RigidShape& shape :
+             { RigidShape::solid(box.vertices, box.faces), RigidShape::mesh(box.vertices, box.faces) }) {
+            SCOPED_TRACE(shape.is_solid() ? "solid" : "soup");
+            const RigidBody spinner { shape,
+                                      RigidMotion({ .translation = { 0, 0, 1.5 } }, { 0, 0, -1 }, { 1e9, 0, 0 }) };
+            const RigidBody base { shape, still(Eigen::Vector3d::Zero()) };
+            for (const RigidCcdMethod method : { RigidCcdMethod::CONSERVATIVE, RigidCcdMethod::CHORD }) {
+                SCOPED_TRACE(method == RigidCcdMethod::CHORD ? "chord" : "conservative");
+                RigidCcdOptions options;
+                options.method = method;
+                options.max_pair_tests = 1000;
+                const RigidCcdResult stopped = rigid_time_of_contact(spinner, base, options);
+                ASSERT_TRUE(stopped.hit);
+                EXPECT_TRUE(stopped.stats.max_pair_tests_reached);
+                EXPECT_LT(stopped.stats.pair_tests + stopped.stats.intervals, 1200); // (the convex path's 64 steps too)
+                // The spinning box's corners reach 0.5 sqrt(2) about its centre: it meets the base by 1.5 - t = 0.5 +
+                // 0.5 sqrt(2), and its edge turns over the base's top at once there.
+                EXPECT_LE(stopped.toi_lower, 1.0 - 0.5 * std::numbers::sqrt2);
+                ASSERT_FALSE(stopped.contacts.empty());
+                for (const RigidContact& c : stopped.contacts) {
+                    EXPECT_GE(c.gap, 0.0);
+                }
             }
         }
     }

@@ -87,9 +87,10 @@ struct RigidCcdOptions {
     /// Two meshes: a limit on the feature-pair tests (RigidCcdStats::pair_tests) of the search, >= 1 (the default,
     /// 2^24, is 2-10 seconds), checked before the tests of each interval and where the search cuts one it could not
     /// clear (so one interval's tests may take it past the limit; the convex path, which ends on its own, is not
-    /// limited; CHORD counts each of its intervals as a test too, and every 16 candidate pairs whose boxes an interval
-    /// checks: with a fine chord_tolerance and a fast turn those are its work, and the default stopped the reviews'
-    /// spins at 1e-12 of the size after 2-3 s). A surface
+    /// limited; each interval counts as a test too: a body spinning 1e9 rad per step is split into some 1e9 intervals
+    /// nearly all without a candidate pair, and ran for minutes before; CHORD counts every 16 candidate pairs whose
+    /// boxes an interval checks: with a fine chord_tolerance and a fast turn those are its work, and the default
+    /// stopped the reviews' spins at 1e-12 of the size after 2-3 s). A surface
     /// that slides along another while turning, apart by far less than the bodies' size, is cleared only over
     /// intervals so short that the arcs stray less than that gap from their chords: up to about 1 / eps intervals,
     /// each testing the pairs near the contact (two sheets of 1,800 faces 1.6e-10 apart, one spinning, took 2.4e9
