@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <ccdkit/rigid/segment_first_hit.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -20,12 +21,15 @@ segment_first_hit(const ImplicitShape& shape, const Eigen::Vector3d& from, const
     const double length = direction.norm();
     // The computed point from + s (to - from) is within a few ulps of the magnitudes of the true one.
     const double slack = 8.0 * std::numeric_limits<double>::epsilon() * (from.norm() + to.norm());
+    // A tolerance below twice that counts as twice that: every step then advances by more than the slack, at least 8
+    // ulps of 1 in s (a tolerance under the slack had left steps of zero or less: the trace never ended).
+    const double least = std::max(tolerance, 2.0 * slack);
     SegmentHit result;
     double s = 0.0;
     while (true) {
         const Eigen::Vector3d p = from + s * direction;
         const double clearance = shape.clearance(p) - slack;
-        if (!(clearance > tolerance)) {
+        if (!(clearance > least)) {
             result = { true, s, p, shape.normal(p), result.steps };
             return result;
         }

@@ -55,6 +55,32 @@ namespace {
         EXPECT_LT((rim.normal - Eigen::Vector3d(0, 0, 1)).norm(), 1e-9);
     }
 
+    /// A tolerance below the end points' rounding ends too (fuzzing review, twenty-eighth session: the steps fell to
+    /// zero or below and the trace never returned): a ball 1e10 from the origin at a tolerance of 1e-5, and a unit
+    /// ball at 1e-15 and at the least double.
+    TEST(SegmentFirstHit, EndsAtToleranceBelowTheEndPointsRounding)
+    {
+        const Eigen::Vector3d far(1e10, 0, 0);
+        const ImplicitShape far_ball
+            = ImplicitShape::sphere(1.0).transformed(Eigen::Isometry3d(Eigen::Translation3d(far)));
+        const ImplicitShape ball = ImplicitShape::sphere(1.0);
+        struct Case {
+            const ImplicitShape& shape;
+            Eigen::Vector3d center;
+            double tolerance;
+        };
+        for (const Case& c : { Case { far_ball, far, 1e-5 }, Case { ball, Eigen::Vector3d::Zero(), 1e-15 },
+                               Case { ball, Eigen::Vector3d::Zero(), std::numeric_limits<double>::denorm_min() } }) {
+            SCOPED_TRACE(testing::Message() << "tolerance " << c.tolerance << " at " << c.center.x());
+            const SegmentHit hit = segment_first_hit(
+                c.shape, c.center + Eigen::Vector3d(3, 0, 0), c.center - Eigen::Vector3d(3, 0, 0), c.tolerance);
+            ASSERT_TRUE(hit.hit);
+            EXPECT_LE(hit.fraction, 1.0 / 3.0); // (never past the surface, at x = 1)
+            EXPECT_NEAR(hit.fraction, 1.0 / 3.0, 1e-4); // (far away, within the rounding of 1e10: 3.5e-5)
+            EXPECT_LT(hit.steps, 200);
+        }
+    }
+
     TEST(SegmentFirstHit, RejectsBadInput)
     {
         const ImplicitShape sphere = ImplicitShape::sphere(1.0);

@@ -26,8 +26,10 @@ struct SegmentHit {
 /// The first point of the segment `from` -> `to` at which the shape's clearance falls to `tolerance` (> 0) or
 /// below: never past the first point of the solid on the segment, and at most `tolerance` before it for the
 /// primitives (whose clearance is the distance up to rounding; for Boolean shapes clearance can be smaller than
-/// the distance, so the answer can be earlier). Steps are at least tolerance long, so at most |to - from| /
-/// tolerance + 1 of them.
+/// the distance, so the answer can be earlier). A tolerance below the rounding of the end points (16 ulps of
+/// |from| + |to|) counts as that. Steps are longer than half the tolerance, so there are fewer than
+/// 2 |to - from| / tolerance + 1 of them: a segment that grazes the surface, passing just beyond the tolerance,
+/// takes about its length over that distance.
 /// @throws std::invalid_argument for a non-finite point or a tolerance not finite and > 0
 [[nodiscard]] SegmentHit
 segment_first_hit(const ImplicitShape& shape, const Eigen::Vector3d& from, const Eigen::Vector3d& to, double tolerance);
