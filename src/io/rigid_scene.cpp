@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "rigid/details/wide_range_length.hpp"
+
 #include <ccdkit/io/rigid_scene.hpp>
 #include <ccdkit/mesh/mesh_io.hpp>
 #include <ccdkit/mesh/primitive_meshes.hpp>
@@ -362,11 +364,11 @@ namespace {
                 return solid;
             }
             const Eigen::Quaterniond rotation = rotation_of(shape);
-            if (!(rotation.norm() > 0.0)) {
+            if (!(rotation.coeffs().cwiseAbs().maxCoeff() > 0.0)) {
                 shape.fail("\"quaternion\" must not be zero");
             }
             Eigen::Isometry3d placement = Eigen::Isometry3d::Identity();
-            placement.linear() = rotation.normalized().toRotationMatrix();
+            placement.linear() = Eigen::Quaterniond(details::unit_direction<4>(rotation.coeffs())).toRotationMatrix();
             placement.translation() = shape.vector("position", Eigen::Vector3d::Zero());
             return solid.transformed(placement);
         }
@@ -391,10 +393,11 @@ namespace {
             const Fields rotation(fields.at("rotation"), fields.where() + ", rotation");
             rotation.only({ "axis", "angle" });
             const Eigen::Vector3d axis = rotation.vector("axis", Eigen::Vector3d::UnitZ());
-            if (!(axis.norm() > 0.0)) {
+            if (!(axis.cwiseAbs().maxCoeff() > 0.0)) {
                 rotation.fail("\"axis\" must not be zero");
             }
-            return Eigen::Quaterniond(Eigen::AngleAxisd(rotation.number("angle", 0.0), axis.normalized()));
+            // (direction_of: normalized() took an axis of 1e200 to zero, no turn, and one of 1e-170 to "zero".)
+            return Eigen::Quaterniond(Eigen::AngleAxisd(rotation.number("angle", 0.0), details::direction_of(axis)));
         }
         return Eigen::Quaterniond::Identity();
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "rigid/details/rounding.hpp"
+#include "rigid/details/wide_range_length.hpp"
 
 #include <ccdkit/rigid/rigid_motion.hpp>
 
@@ -24,11 +25,12 @@ namespace {
         if (!q.coeffs().allFinite()) {
             throw std::invalid_argument(std::string("rigid motion: ") + what + " rotation is not finite");
         }
-        const double norm = q.norm();
-        if (!(norm > 0.0)) {
+        if (!(q.coeffs().cwiseAbs().maxCoeff() > 0.0)) {
             throw std::invalid_argument(std::string("rigid motion: ") + what + " rotation is a zero quaternion");
         }
-        return Eigen::Quaterniond(q.coeffs() / norm);
+        // (direction_of: q.norm() of components near 1e300 overflowed, and the quaternion divided down to zero turned
+        // nothing; of components near 1e-170 it underflowed, "a zero quaternion".)
+        return Eigen::Quaterniond(details::unit_direction<4>(q.coeffs()));
     }
 
 } // namespace

@@ -79,6 +79,33 @@ namespace {
         EXPECT_FALSE(scene.options.contacts);
     }
 
+    /// Axes and quaternions of any scale give their rotation (an axis of 1e200 had turned nothing, one of 1e-170 was
+    /// "zero"), for bodies and for the parts of Boolean shapes.
+    TEST(RigidScene, AxesAndQuaternionsOfAnyScaleAreTheirRotation)
+    {
+        const Eigen::Matrix3d expected
+            = Eigen::AngleAxisd(std::numbers::pi / 2.0, Eigen::Vector3d::UnitY()).toRotationMatrix();
+        for (const std::string scale : { "1", "1e200", "1e-170" }) {
+            SCOPED_TRACE(scale);
+            const RigidScene scene = parse_rigid_scene(
+                R"({"bodies": [
+                  {"shape": {"type": "sphere", "radius": 1}, "rotation": {"axis": [0, )"
+                    + scale + R"(, 0], "angle": 1.5707963267948966}},
+                  {"shape": {"type": "box", "half_extents": [1, 1, 1]}, "quaternion": [)"
+                    + scale + ", 0, " + scale + R"(, 0]},
+                  {"shape": {"type": "union", "shapes": [{"type": "box", "half_extents": [1, 0.1, 0.1]},
+                    {"type": "sphere", "radius": 0.1, "quaternion": [)"
+                    + scale + ", 0, " + scale + R"(, 0], "position": [0, 0, 0]}]}}]})",
+                ".");
+            for (std::size_t k = 0; k < 2; ++k) {
+                EXPECT_LT((scene.bodies[k].motion.rotation_at(0.0) - expected).norm(), 1e-15);
+            }
+        }
+        expect_error(
+            two_bodies(R"({"shape": {"type": "box", "half_extents": [1, 1, 1]}, "rotation": {"axis": [0, 0, 0]}})"),
+            "\"axis\" must not be zero");
+    }
+
     TEST(RigidScene, BadScenesNameTheProblem)
     {
         const std::string box = R"({"type": "box", "half_extents": [1, 1, 1]})";

@@ -158,6 +158,24 @@ namespace {
         }
     }
 
+    /// A quaternion is a rotation at any scale (fuzzing review, twenty-eighth session: the norm of components near
+    /// 1e300 overflowed, the quaternion was divided down to zero and turned nothing; components near 1e-170 were
+    /// rejected as a zero quaternion).
+    TEST(RigidMotion, QuaternionsOfAnyScaleAreTheirRotation)
+    {
+        const Eigen::Matrix3d expected = Eigen::Quaterniond(1, 0, 1, 0).normalized().toRotationMatrix();
+        for (const double scale : { 1.0, 1e300, 1e-170, 1e-320 }) {
+            SCOPED_TRACE(testing::Message() << "scale " << scale);
+            const RigidMotion still(
+                { .rotation = Eigen::Quaterniond(scale, 0, scale, 0) }, Eigen::Vector3d::Zero(),
+                Eigen::Vector3d::Zero());
+            EXPECT_LT((still.rotation_at(0.0) - expected).norm(), 1e-15);
+            const RigidMotion turn = RigidMotion::between(
+                {}, { .rotation = Eigen::Quaterniond(scale, 0, 0, scale) }); // (a quarter turn about z)
+            EXPECT_NEAR(turn.step_angle(), std::numbers::pi / 2.0, 1e-15);
+        }
+    }
+
     TEST(RigidMotion, RejectsBadInput)
     {
         const double nan = std::numeric_limits<double>::quiet_NaN();

@@ -15,9 +15,14 @@
 namespace ccdkit::details {
 
 /// v 2^exponent, exact where the result stays normal (scalbn per coordinate: 2^exponent itself may not be a double).
+template <int N>
+[[nodiscard]] Eigen::Matrix<double, N, 1> scaled_by_power_of_two(const Eigen::Matrix<double, N, 1>& v, int exponent)
+{
+    return v.unaryExpr([exponent](double x) { return std::scalbn(x, exponent); });
+}
 [[nodiscard]] inline Eigen::Vector3d scaled_by_power_of_two(const Eigen::Vector3d& v, int exponent)
 {
-    return { std::scalbn(v.x(), exponent), std::scalbn(v.y(), exponent), std::scalbn(v.z(), exponent) };
+    return scaled_by_power_of_two<3>(v, exponent);
 }
 
 /// |v| for any finite v (0 for zero, infinity or NaN as norm() gives them).
@@ -35,19 +40,20 @@ namespace ccdkit::details {
     return std::scalbn(scaled_by_power_of_two(v, -exponent).norm(), exponent);
 }
 
-/// v / |v| for any finite nonzero v; zero for a zero (or non-finite) v.
-[[nodiscard]] inline Eigen::Vector3d direction_of(const Eigen::Vector3d& v)
+/// v / |v| for any finite nonzero v (of 3 coordinates, or 4: a quaternion's); zero for a zero (or non-finite) v.
+template <int N> [[nodiscard]] Eigen::Matrix<double, N, 1> unit_direction(const Eigen::Matrix<double, N, 1>& v)
 {
     const double largest = v.cwiseAbs().maxCoeff();
     if (!(largest > 0.0) || !std::isfinite(largest)) {
-        return Eigen::Vector3d::Zero();
+        return Eigen::Matrix<double, N, 1>::Zero();
     }
     const double squared = v.squaredNorm();
     if (squared >= 0x1p-960 && squared <= 0x1p960) {
         return v / std::sqrt(squared);
     }
-    const Eigen::Vector3d unit_sized = scaled_by_power_of_two(v, -std::ilogb(largest));
+    const Eigen::Matrix<double, N, 1> unit_sized = scaled_by_power_of_two<N>(v, -std::ilogb(largest));
     return unit_sized / unit_sized.norm();
 }
+[[nodiscard]] inline Eigen::Vector3d direction_of(const Eigen::Vector3d& v) { return unit_direction<3>(v); }
 
 } // namespace ccdkit::details
