@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench_command.hpp"
 
+#include "number_checks.hpp"
 #include "output_file.hpp"
 #include "peak_memory.hpp"
 
@@ -102,7 +103,7 @@ namespace {
         }
         if (!opt.json_path.empty()) {
             std::ofstream out = open_output(opt.json_path);
-            out << rows.dump(1) << '\n';
+            write_output(out, opt.json_path, rows.dump(1) + '\n');
         }
     }
 } // namespace
@@ -115,7 +116,7 @@ void add_bench_command(CLI::App& app)
     cmd->add_option("--triangles", opt->triangles, "sizes of the generated cloth scenes (default 1e3 1e4 1e5 1e6)");
     cmd->add_option("--frames", opt->frames, "pairs of mesh files (t0 t1 t0 t1 ...) to time as well")
         ->check(CLI::ExistingFile);
-    cmd->add_option("--threads", opt->threads, "thread counts to run with (default 1 2)")->check(CLI::PositiveNumber);
+    cmd->add_option("--threads", opt->threads, "thread counts to run with (default 1 2)")->check(at_least_one());
     cmd->add_option("--broad", opt->broad, "broad phases (default bvh sap)")
         ->check(CLI::IsMember({ "bvh", "sap", "brute-force" }));
     cmd->add_option("--json", opt->json_path, "write the rows as JSON");

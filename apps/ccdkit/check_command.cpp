@@ -2,6 +2,7 @@
 #include "check_command.hpp"
 
 #include "method_names.hpp"
+#include "number_checks.hpp"
 #include "output_file.hpp"
 #include "peak_memory.hpp"
 #include "progress.hpp"
@@ -114,7 +115,7 @@ namespace {
                     { "total", r.broad_phase_ms + r.narrow_phase_ms } } },
                 { "peak_memory_mib", peak ? nlohmann::json(*peak) : nlohmann::json() },
             };
-            json_out << j.dump(1) << '\n';
+            write_output(json_out, opt.json_path, j.dump(1) + '\n');
         }
     }
 } // namespace
@@ -135,8 +136,8 @@ void add_check_command(CLI::App& app)
     cmd->add_option("--broad", opt->broad, "broad phase: bvh (default), sap or brute-force")
         ->check(CLI::IsMember({ "bvh", "sap", "brute-force" }));
     cmd->add_option("--json", opt->json_path, "write the colliding pairs, times and counts as JSON");
-    cmd->add_option("--threads", opt->threads, "worker threads (default: all cores)")->check(CLI::PositiveNumber);
-    cmd->add_option("--t-max", opt->t_max, "end of the time interval, in (0, 1]")->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--threads", opt->threads, "worker threads (default: all cores)")->check(at_least_one());
+    cmd->add_option("--t-max", opt->t_max, "end of the time interval, in (0, 1]")->check(positive_up_to(1.0));
     cmd->callback([opt] {
         if (opt->t0_path.empty() != opt->t1_path.empty()) {
             throw std::runtime_error("check needs both meshes (t0 and t1), or none for the built-in example");

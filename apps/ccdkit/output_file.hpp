@@ -22,4 +22,16 @@ namespace ccdkit::cli {
     return out;
 }
 
+/// Writes `text` to an output that open_output opened and closes it, failing where the system did not take it all
+/// (a full disk: the command had ended as if it had written).
+/// @throws std::runtime_error "cannot write <path>"
+inline void write_output(std::ofstream& out, const std::string& path, const std::string& text)
+{
+    out << text;
+    out.close();
+    if (!out) {
+        throw std::runtime_error("cannot write " + path);
+    }
+}
+
 } // namespace ccdkit::cli

@@ -2,6 +2,7 @@
 #include "queries_command.hpp"
 
 #include "method_names.hpp"
+#include "number_checks.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
 #include "query_runner.hpp"
@@ -145,7 +146,7 @@ namespace {
         }
         if (!opt.json_path.empty()) {
             std::ofstream out = open_output(opt.json_path);
-            out << (runs.size() == 1 ? runs[0] : runs).dump(2) << '\n';
+            write_output(out, opt.json_path, (runs.size() == 1 ? runs[0] : runs).dump(2) + '\n');
         }
     }
 } // namespace
@@ -167,8 +168,8 @@ void add_queries_command(CLI::App& app)
         // One method per -m, so that paths may follow it (`-m exact -m spacetime PATH`).
         ->allow_extra_args(false);
     cmd->add_option("--json", opt->json_path, "write the statistics as JSON (a list when several methods)");
-    cmd->add_option("--t-max", opt->t_max, "end of the time interval, in (0, 1]")->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--tolerance", opt->tolerance, "time-of-impact interval width")->check(CLI::PositiveNumber);
+    cmd->add_option("--t-max", opt->t_max, "end of the time interval, in (0, 1]")->check(positive_up_to(1.0));
+    cmd->add_option("--tolerance", opt->tolerance, "time-of-impact interval width")->check(positive_number());
     cmd->callback([opt] { run(*opt); });
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rigid_command.hpp"
 
+#include "number_checks.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
 
@@ -200,7 +201,7 @@ namespace {
         } else {
             fmt::print("First contact: {} at t >= {:.9f} of the step.\n", earliest_pair, earliest);
         }
-        if (json_out) {
+        if (!opt.json_path.empty()) {
             const nlohmann::json out
                 = { { "method", method_name },
                     { "eps", scene.options.eps },
@@ -209,7 +210,7 @@ namespace {
                     { "pairs", pairs },
                     { "pairs_apart", all_pairs - answered.size() },
                     { "earliest_toi", earliest_pair.empty() ? nlohmann::json(nullptr) : nlohmann::json(earliest) } };
-            json_out << out.dump(2) << '\n';
+            write_output(json_out, opt.json_path, out.dump(2) + '\n');
         }
     }
 
@@ -230,12 +231,12 @@ void add_rigid_command(CLI::App& app)
            "contacts shallower than its chord tolerance, rarely faster)")
         ->check(CLI::IsMember({ "conservative", "chord" }));
     cmd->add_option("--eps", opt->eps, "Width of the reported time interval (fraction of the step)")
-        ->check(CLI::Range(1e-15, 1.0));
+        ->check(number_in(1e-15, 1.0));
     cmd->add_option("--json", opt->json_path, "Write the contacts as JSON to this file");
     cmd->add_flag(
         "--times-only", opt->times_only,
         "The times of contact alone, without the contacts (points, normals, features): faster");
-    cmd->add_option("--threads", opt->threads, "worker threads (default: all cores)")->check(CLI::PositiveNumber);
+    cmd->add_option("--threads", opt->threads, "worker threads (default: all cores)")->check(at_least_one());
     cmd->callback([opt] { run(*opt); });
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sim2d_command.hpp"
 
+#include "number_checks.hpp"
 #include "output_file.hpp"
 
 #include <ccdkit/sim/elastic_contact_2d.hpp>
@@ -137,7 +138,7 @@ namespace {
                                      { "smallest_filter_step", st.smallest_filter_step } });
             }
             j["per_step"] = per_step;
-            json_out << j.dump(1) << '\n';
+            write_output(json_out, opt.json_path, j.dump(1) + '\n');
         }
     }
 } // namespace
@@ -149,7 +150,7 @@ void add_sim2d_command(CLI::App& app)
         "sim2d",
         "2D elastic contact simulation: two elastic squares dropped on the ground and squeezed by a descending "
         "ceiling (IPC barrier, projected Newton, line-search filter); checks the separation every step");
-    cmd->add_option("--steps", opt->steps, "time steps (default 100)")->check(CLI::PositiveNumber);
+    cmd->add_option("--steps", opt->steps, "time steps (default 100)")->check(at_least_one());
     cmd->add_option("--grid", opt->grid, "vertices along each side of a square (default 5)")->check(CLI::Range(2, 64));
     cmd->add_option("--dt", opt->time_step, "time step in seconds (default 0.01)");
     cmd->add_option("--out", opt->out_dir, "write frame_0000.svg, frame_0001.svg, ... to this folder");
