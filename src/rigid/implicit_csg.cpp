@@ -23,7 +23,8 @@ namespace {
     class BooleanNode final : public ImplicitNode {
     public:
         BooleanNode(BooleanKind kind, NodePtr a, NodePtr b)
-            : kind_(kind)
+            : ImplicitNode(1 + std::max(a->depth(), b->depth()))
+            , kind_(kind)
             , a_(std::move(a))
             , b_(std::move(b))
         {
@@ -84,7 +85,8 @@ namespace {
     class ComplementNode final : public ImplicitNode {
     public:
         explicit ComplementNode(NodePtr child)
-            : child_(std::move(child))
+            : ImplicitNode(1 + child->depth())
+            , child_(std::move(child))
         {
         }
         [[nodiscard]] double signed_distance(const Vector3d& x) const override { return -child_->signed_distance(x); }

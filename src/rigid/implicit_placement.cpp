@@ -23,7 +23,8 @@ namespace {
     class PlacedNode final : public ImplicitNode {
     public:
         PlacedNode(NodePtr child, const Eigen::Isometry3d& placement, double rotation_defect)
-            : child_(std::move(child))
+            : ImplicitNode(1 + child->depth())
+            , child_(std::move(child))
             , rotation_(placement.linear())
             , translation_(placement.translation())
             , defect_(rotation_defect)

@@ -37,6 +37,18 @@ namespace {
         }
         return value;
     }
+
+    /// The node, where it nests no deeper than ImplicitShape::MAX_DEPTH.
+    details::NodePtr within_depth(details::NodePtr node, const char* who)
+    {
+        if (node->depth() > ImplicitShape::MAX_DEPTH) {
+            throw std::invalid_argument(
+                std::string("ImplicitShape ") + who + ": the shape would nest more than "
+                + std::to_string(ImplicitShape::MAX_DEPTH)
+                + " deep (Boolean combinations and placements); combine many parts as a balanced tree");
+        }
+        return node;
+    }
 } // namespace
 
 ImplicitShape::ImplicitShape(std::shared_ptr<const details::ImplicitNode> node)
@@ -101,10 +113,14 @@ ImplicitShape ImplicitShape::transformed(const Eigen::Isometry3d& placement) con
     if (!(rotation.determinant() > 0)) {
         throw std::invalid_argument("ImplicitShape::transformed: the placement is a reflection");
     }
+    if (!(placement.translation().cwiseAbs().maxCoeff() <= details::MAX_COORDINATE)) {
+        // (Its distances' bounds would overflow: a clearance of NaN had let a ball 1e160 away touch at once.)
+        throw std::invalid_argument("ImplicitShape::transformed: the translation exceeds 1e150 in magnitude");
+    }
     // Spectral norm <= Frobenius norm <= 3 * largest entry; the computed entries of R^T R are off by at most
     // gamma_3 (1 + departure)^2 < 4 u.
     const double defect = details::round_up(3 * (departure + 4 * details::ROUNDOFF));
-    return ImplicitShape(details::make_placed_node(node_, placement, defect));
+    return ImplicitShape(within_depth(details::make_placed_node(node_, placement, defect), "transformed"));
 }
 
 double ImplicitShape::signed_distance(const Eigen::Vector3d& x) const { return node_->signed_distance(x); }
@@ -141,18 +157,21 @@ std::vector<SurfaceSample> ImplicitShape::sample_surface(double spacing) const
 
 ImplicitShape unite(const ImplicitShape& a, const ImplicitShape& b)
 {
-    return ImplicitShape(details::make_boolean_node(details::BooleanKind::UNION, a.node_, b.node_));
+    return ImplicitShape(
+        within_depth(details::make_boolean_node(details::BooleanKind::UNION, a.node_, b.node_), "unite"));
 }
 
 ImplicitShape intersect(const ImplicitShape& a, const ImplicitShape& b)
 {
-    return ImplicitShape(details::make_boolean_node(details::BooleanKind::INTERSECTION, a.node_, b.node_));
+    return ImplicitShape(
+        within_depth(details::make_boolean_node(details::BooleanKind::INTERSECTION, a.node_, b.node_), "intersect"));
 }
 
 ImplicitShape subtract(const ImplicitShape& a, const ImplicitShape& b)
 {
-    return ImplicitShape(details::make_boolean_node(
-        details::BooleanKind::INTERSECTION, a.node_, details::make_complement_node(b.node_)));
+    return ImplicitShape(within_depth(
+        details::make_boolean_node(details::BooleanKind::INTERSECTION, a.node_, details::make_complement_node(b.node_)),
+        "subtract"));
 }
 
 } // namespace ccdkit

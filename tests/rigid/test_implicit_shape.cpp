@@ -526,6 +526,30 @@ TEST(ImplicitShape, BadInputThrows)
     }
     expect_throw_naming([&] { return ImplicitShape::capsule(1, 1e200); }, "half_length");
     EXPECT_NO_THROW((void)ImplicitShape::box({ 1e-150, 1, 1e150 }));
+    // Placed beyond 1e150 (fuzzing review, twenty-eighth session: the clearance was NaN, and a ball 1e160 away touched
+    // a box at once).
+    bad = Eigen::Isometry3d::Identity();
+    bad.translation() = Vector3d(0, -1e160, 0);
+    expect_throw_naming([&] { return sphere.transformed(bad); }, "translation exceeds 1e150");
+    bad.translation() = Vector3d(0, -1e150, 0);
+    EXPECT_NO_THROW((void)sphere.transformed(bad));
+}
+
+/// Shapes nest at most MAX_DEPTH deep (fuzzing review, twenty-eighth session: releasing a chain of 300,000 unions
+/// overflowed the stack, and evaluating one of 100,000 did under the address sanitizer); within it they evaluate.
+TEST(ImplicitShape, NestingDeeperThanTheLimitThrows)
+{
+    const ImplicitShape ball = ImplicitShape::sphere(0.5);
+    ImplicitShape chain = ball;
+    for (int depth = 1; depth < ImplicitShape::MAX_DEPTH; ++depth) {
+        chain = depth % 3 == 0 ? chain.transformed(Eigen::Isometry3d(Eigen::Translation3d(0.01, 0, 0)))
+                               : (depth % 3 == 1 ? unite(chain, ball) : subtract(chain, ImplicitShape::sphere(0.1)));
+    }
+    EXPECT_GT(chain.clearance(Vector3d(10, 0, 0)), 0.0);
+    expect_throw_naming([&] { return unite(chain, ball); }, "nest more than 1000 deep");
+    expect_throw_naming([&] { return intersect(ball, chain); }, "nest more than 1000 deep");
+    expect_throw_naming([&] { return subtract(ball, chain); }, "nest more than 1000 deep");
+    expect_throw_naming([&] { return chain.transformed(Eigen::Isometry3d::Identity()); }, "nest more than 1000 deep");
 }
 
 INSTANTIATE_TEST_SUITE_P(Scales, ImplicitShapeScaled, ::testing::Values(1e-8, 1.0, 1e8));

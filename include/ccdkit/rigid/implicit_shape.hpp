@@ -35,6 +35,10 @@ namespace details {
 /// throw std::invalid_argument naming the problem for bad parameters.
 class ImplicitShape {
 public:
+    /// The deepest a shape may nest Boolean combinations and placements (evaluating and releasing it recurse that
+    /// deep: a chain of 300,000 unions overflowed the stack). Many parts combine within it as a balanced tree.
+    static constexpr int MAX_DEPTH = 1000;
+
     /// Ball of `radius` (finite, > 0) about the origin.
     [[nodiscard]] static ImplicitShape sphere(double radius);
     /// Box [-h, h] with h = half_extents (finite, > 0 each).
@@ -52,7 +56,8 @@ public:
     /// This solid placed by a rigid motion: {R s + t : s in the solid}. R must be a rotation up to rounding
     /// (|R^T R - I| <= 1e-9 entrywise, det R > 0); the tiny departure of a stored rotation from an exact one
     /// is accounted in the clearance.
-    /// @throws std::invalid_argument for a non-finite entry, a scale or shear, or a reflection.
+    /// @throws std::invalid_argument for a non-finite entry, a translation beyond 1e150 in magnitude, a scale or
+    /// shear, a reflection, or a shape nested deeper than MAX_DEPTH.
     [[nodiscard]] ImplicitShape transformed(const Eigen::Isometry3d& placement) const;
 
     /// The signed distance f(x) (negative inside; exact for primitives up to rounding; for Boolean shapes the
@@ -103,7 +108,7 @@ private:
     std::shared_ptr<const details::ImplicitNode> node_;
 };
 
-/// A u B: f = min(f_a, f_b).
+/// A u B: f = min(f_a, f_b). (These three throw std::invalid_argument for a shape nested deeper than MAX_DEPTH.)
 [[nodiscard]] ImplicitShape unite(const ImplicitShape& a, const ImplicitShape& b);
 /// A n B: f = max(f_a, f_b).
 [[nodiscard]] ImplicitShape intersect(const ImplicitShape& a, const ImplicitShape& b);

@@ -25,7 +25,11 @@ struct CertifiedDistances {
 
 class ImplicitNode {
 public:
-    ImplicitNode() = default;
+    /// @param depth 1 for a leaf, one more than its deepest child's for a node built on others
+    explicit ImplicitNode(int depth = 1)
+        : depth_(depth)
+    {
+    }
     ImplicitNode(const ImplicitNode&) = delete;
     ImplicitNode& operator=(const ImplicitNode&) = delete;
     virtual ~ImplicitNode() = default;
@@ -37,6 +41,11 @@ public:
     [[nodiscard]] virtual double bounding_radius() const = 0;
     /// Appends the samples (see ImplicitShape::sample_surface); spacing is valid.
     virtual void sample_surface(double spacing, std::vector<SurfaceSample>& out) const = 0;
+    /// How many nodes the longest path down from this one holds (evaluation and release recurse that deep).
+    [[nodiscard]] int depth() const { return depth_; }
+
+private:
+    int depth_;
 };
 
 using NodePtr = std::shared_ptr<const ImplicitNode>;
