@@ -4,6 +4,8 @@
 // the point, over 4 pi, is +-1 inside a closed consistently oriented mesh and 0 outside, and it degrades
 // gracefully near the surface, where the distance is small anyway.
 #include "rigid/details/grid_lattice.hpp"
+#include "rigid/details/solid_containment.hpp"
+#include "rigid/details/wide_range_length.hpp"
 
 #include <ccdkit/distance/closest_offset.hpp>
 #include <ccdkit/mesh/triangle_mesh.hpp>
@@ -57,14 +59,6 @@ namespace {
         }
     }
 
-    /// Signed solid angle of triangle (a, b, c) seen from the origin (Van Oosterom and Strackee 1983).
-    double solid_angle(const Vector3d& a, const Vector3d& b, const Vector3d& c)
-    {
-        const double la = a.norm(), lb = b.norm(), lc = c.norm();
-        const double numerator = a.dot(b.cross(c));
-        const double denominator = la * lb * lc + a.dot(b) * lc + a.dot(c) * lb + b.dot(c) * la;
-        return 2 * std::atan2(numerator, denominator);
-    }
 } // namespace
 
 SignedDistanceGrid SignedDistanceGrid::from_mesh(
@@ -83,18 +77,24 @@ SignedDistanceGrid SignedDistanceGrid::from_mesh(
         require_closed_manifold(faces);
     }
     Aabb box { vertices.colwise().minCoeff().transpose().array(), vertices.colwise().maxCoeff().transpose().array() };
-    const auto corner = [&](Eigen::Index f, int c) -> Vector3d { return vertices.row(faces(f, c)).transpose(); };
-    const auto field = [&](const Vector3d& x) {
+    // Measured on the mesh and the lattice point scaled by a power of two near the largest coordinate (exact; the
+    // distance scales back): the closest points multiply coordinates, and a cube of 1e100 read 0 at its centre.
+    const double largest = vertices.cwiseAbs().maxCoeff();
+    const int exponent = largest > 0.0 ? std::ilogb(largest) : 0;
+    const Eigen::MatrixX3d unit = vertices.unaryExpr([exponent](double v) { return std::scalbn(v, -exponent); });
+    const auto corner = [&](Eigen::Index f, int c) -> Vector3d { return unit.row(faces(f, c)).transpose(); };
+    const auto field = [&](const Vector3d& point) {
+        const Vector3d x = details::scaled_by_power_of_two(point, -exponent);
         double nearest = std::numeric_limits<double>::infinity();
         double angle = 0;
         for (Eigen::Index f = 0; f < faces.rows(); ++f) {
             const Vector3d t0 = corner(f, 0), t1 = corner(f, 1), t2 = corner(f, 2);
             nearest = std::min(nearest, point_triangle_closest_offset<double>(x, t0, t1, t2).squaredNorm());
             if (is_signed) {
-                angle += solid_angle(t0 - x, t1 - x, t2 - x);
+                angle += details::triangle_solid_angle(t0 - x, t1 - x, t2 - x);
             }
         }
-        const double distance = std::sqrt(nearest);
+        const double distance = std::scalbn(std::sqrt(nearest), exponent);
         const double winding = angle / (4 * std::numbers::pi);
         return std::abs(winding) >= 0.5 ? -distance : distance;
     };

@@ -288,6 +288,14 @@ namespace {
         const TriangleMesh big = box_mesh({ 2, 2, 2 });
         const RigidBody outer_surface { RigidShape::mesh(big.vertices, big.faces), outer.motion };
         EXPECT_FALSE(rigid_time_of_contact(inner_surface, outer_surface).hit);
+        // A unit box nested in solids up to 1e150 in size (fuzzing review, twenty-eighth session: the winding number
+        // multiplies three coordinates, and from about 3e102 on the outer box had no inside).
+        for (const double size : { 1e100, 1e103, 1e140, 1e150 }) {
+            SCOPED_TRACE(testing::Message() << "outer box " << size);
+            const RigidBody huge { box_solid(Eigen::Vector3d::Constant(size)), still({ 0, 0, 0 }) };
+            EXPECT_EQ(rigid_time_of_contact(inner, huge).toi_upper, 0.0);
+            EXPECT_EQ(rigid_time_of_contact(huge, inner).toi_upper, 0.0);
+        }
     }
 
     TEST(RigidContact, DegenerateCases)

@@ -285,6 +285,16 @@ TEST(SignedDistanceGrid, MeshOfACubeGivesTheBoxDistance)
         }
     }
     EXPECT_EQ(inside, 7 * 7 * 7);
+    // At any size (fuzzing review, twenty-eighth session: the winding number's products of three coordinates left
+    // double's range, and a cube of 1e100 read 0 at its centre, one of 1e120 outside).
+    for (const double size : { 1e-120, 1e100, 1e120, 1e140 }) {
+        SCOPED_TRACE(::testing::Message() << "size " << size);
+        const TriangleMesh scaled { cube.vertices * size, cube.faces };
+        const SignedDistanceGrid large = SignedDistanceGrid::from_mesh(scaled.vertices, scaled.faces, 0.25 * size, 0.0);
+        ASSERT_EQ(large.dims(), Eigen::Vector3i::Constant(5));
+        EXPECT_NEAR(large.value(2, 2, 2), -0.5 * size, 1e-12 * size);
+        EXPECT_NEAR(large.value(1, 2, 2), -0.25 * size, 1e-12 * size);
+    }
 }
 
 TEST(SignedDistanceGrid, MeshOfATorusIsSignedLikeTheTorus)
