@@ -258,6 +258,13 @@ namespace {
             const ShapeType& type_of = checked_type(shape, false);
             const std::string_view type = type_of.name;
             if (implicit(shape, type_of)) {
+                for (const char* mesh_only : { "subdivisions", "rings", "sides" }) {
+                    if (shape.has(mesh_only)) {
+                        shape.fail(
+                            std::string("\"") + mesh_only + "\" is for the mesh form only (an implicit "
+                            + std::string(type) + " is exact)");
+                    }
+                }
                 return RigidShape::implicit(implicit_of(shape, type, depth));
             }
             if (type == "capsule") {

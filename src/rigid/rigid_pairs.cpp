@@ -33,6 +33,9 @@ namespace {
 
 Aabb rigid_swept_box(const RigidBody& body, double t_max)
 {
+    if (!(t_max > 0.0 && t_max <= 1.0)) { // (NaN too: its box had held the start alone)
+        throw std::invalid_argument("rigid swept box: t_max must be in (0, 1], got " + std::to_string(t_max));
+    }
     const RigidMotion& motion = body.motion;
     const double radius = body.shape.radius_about(motion.center_of_mass());
     // The exact centre of mass moves on the segment between its exact ends, each within the motion's error

@@ -303,6 +303,9 @@ namespace {
         expect_error(two(R"({"type": "distance_grid", "of": )" + ball + "}"), "body 0 (body0): SignedDistanceGrid");
         expect_error(two(R"({"type": "distance_grid", "cell_size": 0.1})"), "shape: missing \"of\"");
         expect_error(
+            two(R"({"type": "sphere", "radius": 1, "subdivisions": 2, "implicit": true})"),
+            "\"subdivisions\" is for the mesh form only (an implicit sphere is exact)");
+        expect_error(
             two(R"({"type": "distance_grid", "cell_size": 1e-4, "of": )" + ball + "}"), "more than 67108864 samples");
         expect_error(
             two(R"({"type": "distance_grid", "cell_size": 0.1, "of": {"type": "cone"}})"), "of: unknown shape type");

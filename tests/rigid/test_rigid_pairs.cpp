@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace ccdkit {
@@ -145,6 +146,10 @@ namespace {
         options.eps = 0.0;
         testing::expect_throw_naming(
             [&] { return rigid_pairs_time_of_contact(std::span(steps).first(2), options); }, "eps");
+        // (fuzzing review, twenty-eighth session: a NaN t_max gave the box of the start alone)
+        for (const double t_max : { std::numeric_limits<double>::quiet_NaN(), 0.0, 1.5 }) {
+            testing::expect_throw_naming([&] { return rigid_swept_box(steps[0], t_max); }, "t_max must be in (0, 1]");
+        }
     }
 
 } // namespace

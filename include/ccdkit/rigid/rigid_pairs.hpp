@@ -19,6 +19,7 @@ namespace ccdkit {
 /// A box holding everything `body` covers over [0, t_max] of its step: its shape lies within
 /// RigidShape::radius_about(centre of mass) of the centre of mass, which moves on a straight line; rounded
 /// outward (motion's rounding included). Unbounded where the shape is (infinite bounds).
+/// @throws std::invalid_argument for t_max outside (0, 1] (or NaN)
 [[nodiscard]] Aabb rigid_swept_box(const RigidBody& body, double t_max = 1.0);
 
 /// The answer for one pair of bodies (indices into the list given, a < b).
