@@ -346,10 +346,27 @@ namespace {
                 const RigidShape sampled = this->shape(of, depth + 1);
                 const double cell_size = shape.number("cell_size", 0.0);
                 const double padding = shape.number("padding", 2.0 * cell_size);
+                if (sampled.is_implicit()) {
+                    return ImplicitShape::grid(
+                        SignedDistanceGrid::sample(sampled.implicit_shape(), cell_size, padding));
+                }
+                // A mesh's grid measures every face at every sample, with no progress to show: a request for minutes
+                // of that is refused up front.
+                const Eigen::Array3d extent
+                    = (sampled.vertices().colwise().maxCoeff() - sampled.vertices().colwise().minCoeff())
+                          .transpose()
+                          .array();
+                const double work = (((extent + 2.0 * padding) / cell_size).ceil() + 1.0).prod()
+                    * static_cast<double>(sampled.faces().rows());
+                if (cell_size > 0.0 && !(work <= MAX_GRID_WORK)) {
+                    std::ostringstream message;
+                    message << "a distance grid of a mesh measures every face at every sample: " << work
+                            << " triangle distances at this cell_size, over " << MAX_GRID_WORK
+                            << " (minutes); give a coarser cell_size";
+                    shape.fail(message.str());
+                }
                 return ImplicitShape::grid(
-                    sampled.is_implicit()
-                        ? SignedDistanceGrid::sample(sampled.implicit_shape(), cell_size, padding)
-                        : SignedDistanceGrid::from_mesh(sampled.vertices(), sampled.faces(), cell_size, padding));
+                    SignedDistanceGrid::from_mesh(sampled.vertices(), sampled.faces(), cell_size, padding));
             }
             if (type == "mesh") {
                 shape.fail("a mesh has no implicit form here: give {\"type\": \"distance_grid\", \"of\": {the mesh}, "
@@ -382,6 +399,8 @@ namespace {
 
         /// Deepest nesting of Boolean shapes and grids (the reading and the shape's evaluation recurse).
         static constexpr int MAX_DEPTH = 32;
+        /// Most triangle distances a mesh's distance grid may take (about ten seconds on two cores).
+        static constexpr double MAX_GRID_WORK = 0x1p30;
         std::filesystem::path base_dir_;
     };
 

@@ -306,7 +306,12 @@ namespace {
             two(R"({"type": "sphere", "radius": 1, "subdivisions": 2, "implicit": true})"),
             "\"subdivisions\" is for the mesh form only (an implicit sphere is exact)");
         expect_error(
-            two(R"({"type": "distance_grid", "cell_size": 1e-4, "of": )" + ball + "}"), "more than 67108864 samples");
+            two(R"({"type": "distance_grid", "cell_size": 1e-4, "of": {"type": "sphere", "radius": 1, "implicit": true}})"),
+            "more than 67108864 samples");
+        // (The ball's mesh: 1,280 faces at 200^3 samples, 1e10 triangle distances.)
+        expect_error(
+            two(R"({"type": "distance_grid", "cell_size": 0.01, "of": )" + ball + "}"),
+            "a distance grid of a mesh measures every face at every sample");
         expect_error(
             two(R"({"type": "distance_grid", "cell_size": 0.1, "of": {"type": "cone"}})"), "of: unknown shape type");
         // Nested 40 deep (each a union of the next and a ball): the reading stops at 32, naming it.

@@ -36,7 +36,8 @@
 //              | {"type": "distance_grid", "of": SHAPE, "cell_size": h, "padding": p}
 //                                           the implicit solid of signed distances sampled every h (> 0) over the
 //                                           shape's bounds grown by p (default 2 h): of a mesh (which must be
-//                                           closed; it costs samples times faces) or of an implicit shape
+//                                           closed; it costs samples times faces, at most 2^30 of them) or of an
+//                                           implicit shape
 //       "center_of_mass": [x, y, z],        optional, body coordinates (default origin)
 //       "position": [x, y, z],              pose at the start: translation ...
 //       "rotation": {"axis": [x, y, z], "angle": a}  ... and rotation (radians; default none);
