@@ -469,23 +469,52 @@ namespace {
         }
 
         /// Where the search stops before it has candidates (out_of_tests while it splits intervals): the pairs nearest
-        /// at `lower`, those whose boxes come within a reach that doubles from the features' size until some do (none
-        /// where more than a broad phase's room come within it first).
+        /// at `lower`, those whose boxes come within the least reach that holds some. The reach doubles from the
+        /// features' size until some pairs come within it, then, where more than a broad phase's room came at once,
+        /// is bisected below that (dense sheets a hair apart: a reach of their cells holds too many pairs to list, and
+        /// the stop had listed none).
         std::vector<FeaturePair> pairs_nearest_at(double lower)
         {
             set_interval(lower, lower);
-            for (double reach = feature_size_; std::isfinite(reach); reach *= 2.0) {
-                std::optional<std::vector<FeaturePair>> near
-                    = tree_pairs_.find(a_in_b_, STOP_ROOM * candidate_limit(), reach);
-                if (!near) {
-                    return {};
+            const auto within = [&](double reach, std::size_t limit) {
+                std::optional<std::vector<FeaturePair>> near = tree_pairs_.find(a_in_b_, limit, reach);
+                if (near) {
+                    std::erase_if(*near, [&](const FeaturePair& pair) { return !boxes_overlap(pair, reach); });
                 }
-                std::erase_if(*near, [&](const FeaturePair& pair) { return !boxes_overlap(pair, reach); });
+                return near;
+            };
+            const std::size_t room = STOP_ROOM * candidate_limit();
+            double empty = 0.0; // (a reach that holds none)
+            double full = feature_size_;
+            for (; std::isfinite(full); empty = full, full *= 2.0) {
+                std::optional<std::vector<FeaturePair>> near = within(full, room);
+                if (!near) {
+                    break; // too many at once: bisect below
+                }
                 if (!near->empty()) {
                     return std::move(*near);
                 }
             }
-            return {};
+            if (!std::isfinite(full)) {
+                return {};
+            }
+            constexpr int BISECTIONS = 60;
+            for (int k = 0; k < BISECTIONS; ++k) {
+                const double reach = empty + 0.5 * (full - empty);
+                if (!(reach > empty && reach < full)) {
+                    break;
+                }
+                std::optional<std::vector<FeaturePair>> near = within(reach, room);
+                if (!near) {
+                    full = reach;
+                } else if (near->empty()) {
+                    empty = reach;
+                } else {
+                    return std::move(*near);
+                }
+            }
+            // As many pairs at one distance as the room would not hold (coincident surfaces): all of them.
+            return *within(full, NO_LIMIT);
         }
 
         /// Where the search stopped at max_pair_tests: nothing touched before `lower` (what it cleared), `pairs` may
