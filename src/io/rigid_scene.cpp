@@ -332,14 +332,17 @@ namespace {
                 if (!parts.is_array() || parts.size() < 2) {
                     shape.fail("\"shapes\" must be an array of at least 2 shapes");
                 }
-                ImplicitShape whole = part(shape, parts, 0, depth + 1);
-                for (std::size_t k = 1; k < parts.size(); ++k) {
-                    const ImplicitShape next = part(shape, parts, k, depth + 1);
-                    whole = type == "union"      ? unite(whole, next)
-                        : type == "intersection" ? intersect(whole, next)
-                                                 : subtract(whole, next);
+                std::vector<ImplicitShape> solids;
+                for (std::size_t k = 0; k < parts.size(); ++k) {
+                    solids.push_back(part(shape, parts, k, depth + 1));
                 }
-                return whole;
+                if (type == "intersection") {
+                    return combined(solids, 0, solids.size(), intersect);
+                }
+                if (type == "union") {
+                    return combined(solids, 0, solids.size(), unite);
+                }
+                return subtract(solids.front(), combined(solids, 1, solids.size(), unite));
             }
             if (type == "distance_grid") {
                 const Fields of(shape.at("of"), shape.where() + ", of");
@@ -373,6 +376,19 @@ namespace {
                            "\"cell_size\": h} instead");
             }
             return primitive_of(shape, type);
+        }
+
+        /// solids[begin, end) combined by `combine` as a balanced tree: a list of a thousand parts nests ten deep, not
+        /// a thousand (ImplicitShape::MAX_DEPTH).
+        template <class Combine>
+        static ImplicitShape
+        combined(const std::vector<ImplicitShape>& solids, std::size_t begin, std::size_t end, Combine&& combine)
+        {
+            if (end - begin == 1) {
+                return solids[begin];
+            }
+            const std::size_t middle = begin + (end - begin) / 2;
+            return combine(combined(solids, begin, middle, combine), combined(solids, middle, end, combine));
         }
 
         /// Part k of a Boolean shape, placed in the whole's coordinates.

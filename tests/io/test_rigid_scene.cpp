@@ -269,6 +269,26 @@ namespace {
         ASSERT_TRUE(mesh.hit);
         EXPECT_NEAR(grid.toi_lower, mesh.toi_lower, 0.05 / 2.0); // (a cell at the falling speed)
         EXPECT_NEAR(mesh.toi_lower, (2.0 - 0.2 - 0.6) / 2.0, 0.01); // (the box's bottom reaches the ring's top)
+        // A list of 1,100 parts is combined as a balanced tree (review finding: as a chain it passed
+        // ImplicitShape::MAX_DEPTH): balls of radius 0.01 every 0.01 along x, less the same from 5.
+        std::string balls;
+        for (int k = 0; k < 1100; ++k) {
+            balls += std::string(k > 0 ? ", " : "") + R"({"type": "sphere", "radius": 0.01, "position": [)"
+                + std::to_string(0.01 * k) + ", 0, 0]}";
+        }
+        for (const std::string type : { "union", "difference" }) {
+            SCOPED_TRACE(type);
+            const RigidScene row = parse_rigid_scene(
+                R"({"bodies": [{"shape": {"type": ")" + type + R"(", "shapes": [)" + balls
+                    + R"(]}}, {"shape": {"type": "box", "half_extents": [1, 1, 1]}}]})",
+                ".");
+            const ImplicitShape& solid = row.bodies[0].shape.implicit_shape();
+            // Between the first two balls (in both: the difference's first less the rest leaves it out), and beyond
+            // the last (0.01 from the union; the difference is the first ball alone).
+            const bool joined = type == "union";
+            EXPECT_NEAR(solid.signed_distance({ 0.005, 0.0, 0.0 }), joined ? -0.005 : 0.005, 1e-12);
+            EXPECT_NEAR(solid.signed_distance({ 11.0, 0.0, 0.0 }), joined ? 0.0 : 10.99, 1e-9);
+        }
     }
 
     TEST(RigidScene, BadBooleanShapesAndGridsNameTheProblem)
