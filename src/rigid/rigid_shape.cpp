@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <sstream>
@@ -115,20 +116,23 @@ namespace {
 
     /// The length CONVEX_TOLERANCE is relative to (flat_edges, is_convex), at the scale of `unit`
     /// (unit_sized_about_center(vertices)): the mesh's size, or its largest coordinate where that is larger, up to
-    /// TOLERATED_SPREAD sizes. The coordinates' own rounding leaves a turned box's faces out of plane by ulps of
-    /// them: 1e4 sizes from the origin, a box had no flat edge, and at 1e4-1e8 sizes half its turns were not
-    /// convex (the general search took 4-9 times as long).
-    double tolerance_length(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3d& unit)
+    /// `spread` sizes. The coordinates' own rounding leaves a turned box's faces out of plane by ulps of them: 1e4
+    /// sizes from the origin, a box had no flat edge, and at 1e4-1e7 sizes half its turns were not convex (the general
+    /// search took 4-9 times as long).
+    double tolerance_length(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3d& unit, double spread)
     {
         const double original_size = (vertices.colwise().maxCoeff() - vertices.colwise().minCoeff()).norm();
         const double size = (unit.colwise().maxCoeff() - unit.colwise().minCoeff()).norm();
         const double largest = original_size > 0.0 ? vertices.cwiseAbs().maxCoeff() * (size / original_size) : 0.0;
-        return std::max(size, std::min(largest, details::TOLERATED_SPREAD * size));
+        return std::max(size, std::min(largest, spread * size));
     }
 
+    constexpr double UNCAPPED = std::numeric_limits<double>::infinity();
+
     /// MeshShapeData::flat_edges: per edge with exactly two faces, whether the second face's far corner lies in the
-    /// first's plane (within CONVEX_TOLERANCE of tolerance_length) and on the other side of the edge. On the vertices
-    /// about their centre, scaled (unit_sized_about_center), so that the products stay in range at any scale.
+    /// first's plane (within CONVEX_TOLERANCE of tolerance_length, however far from the origin: a flat edge only keeps
+    /// its pairs out of the contacts at t = 0) and on the other side of the edge. On the vertices about their centre,
+    /// scaled (unit_sized_about_center), so that the products stay in range at any scale.
     std::vector<std::uint8_t> flat_edges(const details::MeshShapeData& data)
     {
         const auto edge_count = static_cast<std::size_t>(data.edges.rows());
@@ -144,7 +148,7 @@ namespace {
             }
         }
         const Eigen::MatrixX3d unit = unit_sized_about_center(data.vertices);
-        const double tolerance = details::CONVEX_TOLERANCE * tolerance_length(data.vertices, unit);
+        const double tolerance = details::CONVEX_TOLERANCE * tolerance_length(data.vertices, unit, UNCAPPED);
         const auto point = [&unit](Eigen::Index v) { return Eigen::Vector3d(unit.row(v).transpose()); };
         std::vector<std::uint8_t> flat(edge_count, 0);
         for (std::size_t e = 0; e < edge_count; ++e) {
@@ -260,7 +264,7 @@ namespace {
         if (unit.rows() > details::MAX_CONVEX_VERTICES) {
             return false;
         }
-        const double scale = tolerance_length(vertices, unit);
+        const double scale = tolerance_length(vertices, unit, details::TOLERATED_SPREAD);
         for (Eigen::Index f = 0; f < faces.rows(); ++f) {
             const Eigen::Vector3d a = unit.row(faces(f, 0));
             const Eigen::Vector3d normal

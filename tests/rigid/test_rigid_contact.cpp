@@ -923,10 +923,10 @@ namespace {
             }
         }
         // Turned, its coordinates rounded: flat within their rounding, far from the origin too (with the size's
-        // tolerance alone, none at 1e4 sizes away).
+        // tolerance alone, none at 1e4 sizes away; with the convexity check's cap, about half at 1e9 and more).
         const Eigen::Matrix3d turn = Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix();
         for (const double scale : { 1.0, 1e-120, 1e120 }) {
-            for (const double away : { 0.0, 1e4, 1e6 }) {
+            for (const double away : { 0.0, 1e4, 1e6, 1e9, 1e10 }) {
                 TriangleMesh box = box_mesh(Eigen::Vector3d(0.5, 0.3, 0.2) * scale);
                 for (Eigen::Index v = 0; v < box.vertices.rows(); ++v) {
                     box.vertices.row(v)

@@ -21,8 +21,8 @@ inline constexpr Eigen::Index MAX_CONVEX_VERTICES = 256;
 /// below the motions' rounding bounds, and above the rounding of coplanar faces (a box split into triangles).
 inline constexpr double CONVEX_TOLERANCE = 64.0 * 0x1p-52;
 /// Farthest from the origin, in sizes, that a mesh's coordinates' rounding widens CONVEX_TOLERANCE (to that much of
-/// its largest coordinate): a dent of at most 1.5e-8 of the size passes as rounding. (A body much farther from the
-/// origin than this is also placed with rounding that slows the convex path down more than a flat edge or two.)
+/// its largest coordinate) in the convexity check: a dent of at most 1.5e-8 of the size passes as rounding. (A body
+/// much farther from the origin than this is also placed with rounding that slows the convex path down.)
 inline constexpr double TOLERATED_SPREAD = 0x1p20;
 
 /// A rigid mesh with its edges and bounding hierarchies, all in body coordinates (built once).
@@ -54,10 +54,10 @@ struct MeshShapeData {
     /// contact_geometry.hpp).
     std::vector<Eigen::Vector3d> edge_normals;
     /// Per edge, 1 where it is flat: exactly two faces hold it, in one plane (within CONVEX_TOLERANCE of the size or
-    /// the largest coordinate, as `convex`) on either side of it, as the diagonal of a box's face. A flat edge is no
-    /// feature of the surface, and a pair that holds one has a normal square to it, along the faces: contacts at t = 0,
-    /// where surfaces that cross offer no side to turn it by, leave such pairs out (mesh_contact.cpp). The search tests
-    /// them.
+    /// the largest coordinate, however far out) on either side of it, as the diagonal of a box's face. A flat edge is
+    /// no feature of the surface, and a pair that holds one has a normal square to it, along the faces: contacts at t =
+    /// 0, where surfaces that cross offer no side to turn it by, leave such pairs out (mesh_contact.cpp). The search
+    /// tests them.
     std::vector<std::uint8_t> flat_edges;
 };
 
