@@ -8,14 +8,21 @@
 
 namespace ccdkit {
 
-SegmentHit
-segment_first_hit(const ImplicitShape& shape, const Eigen::Vector3d& from, const Eigen::Vector3d& to, double tolerance)
+SegmentHit segment_first_hit(
+    const ImplicitShape& shape,
+    const Eigen::Vector3d& from,
+    const Eigen::Vector3d& to,
+    double tolerance,
+    std::int64_t max_steps)
 {
     if (!from.allFinite() || !to.allFinite()) {
         throw std::invalid_argument("segment first hit: an end point is not finite");
     }
     if (!std::isfinite(tolerance) || !(tolerance > 0.0)) {
         throw std::invalid_argument("segment first hit: tolerance must be finite and > 0");
+    }
+    if (max_steps < 1) {
+        throw std::invalid_argument("segment first hit: max_steps must be >= 1");
     }
     const Eigen::Vector3d direction = to - from;
     const double length = direction.norm();
@@ -42,6 +49,12 @@ segment_first_hit(const ImplicitShape& shape, const Eigen::Vector3d& from, const
         }
         s = std::nextafter(s + step, 0.0);
         ++result.steps;
+        if (result.steps >= max_steps) {
+            result.fraction = s;
+            result.point = from + s * direction;
+            result.stopped = true;
+            return result; // (nothing of the solid before s: each step stayed in a ball free of it)
+        }
     }
 }
 

@@ -81,6 +81,29 @@ namespace {
         }
     }
 
+    /// A segment grazing a face just beyond the tolerance takes about its length over its clearance in steps (fuzzing
+    /// review, twenty-eighth session: 1e-9 from a box's face at a tolerance of 1e-12, for hours): past max_steps the
+    /// trace stops, clear of the solid up to where it stood.
+    TEST(SegmentFirstHit, StopsAfterMaxStepsAlongAGrazingSegment)
+    {
+        const ImplicitShape box = ImplicitShape::box({ 0.5, 0.5, 0.5 });
+        const Eigen::Vector3d from(-1.0, 0.0, 0.5 + 1e-9), to(1.0, 0.0, 0.5 + 1e-9);
+        const SegmentHit stopped = segment_first_hit(box, from, to, 1e-12, 1000);
+        EXPECT_FALSE(stopped.hit);
+        EXPECT_TRUE(stopped.stopped);
+        EXPECT_EQ(stopped.steps, 1000);
+        EXPECT_GT(stopped.fraction, 0.25); // (past the face's near edge, at x = -0.5)
+        EXPECT_LT(stopped.fraction, 1.0);
+        EXPECT_EQ(stopped.point, from + stopped.fraction * (to - from));
+        EXPECT_GT(box.signed_distance(stopped.point), 0.0);
+        // A segment that ends within its steps does not stop.
+        const SegmentHit through
+            = segment_first_hit(box, Eigen::Vector3d(-2, 0, 2), Eigen::Vector3d(2, 0, 2), 1e-6, 1000);
+        EXPECT_FALSE(through.stopped);
+        EXPECT_EQ(through.fraction, 1.0);
+        EXPECT_THROW((void)segment_first_hit(box, from, to, 1e-12, 0), std::invalid_argument);
+    }
+
     TEST(SegmentFirstHit, RejectsBadInput)
     {
         const ImplicitShape sphere = ImplicitShape::sphere(1.0);
