@@ -485,7 +485,9 @@ namespace {
             };
             const std::size_t room = STOP_ROOM * candidate_limit();
             double empty = 0.0; // (a reach that holds none)
-            double full = feature_size_;
+            // (From the least normal double where the features have no size: a triangle of one point doubled 0
+            // forever.)
+            double full = feature_size_ > 0.0 ? feature_size_ : std::numeric_limits<double>::min();
             for (; std::isfinite(full); empty = full, full *= 2.0) {
                 std::optional<std::vector<FeaturePair>> near = within(full, room);
                 if (!near) {

@@ -615,6 +615,18 @@ namespace {
         for (const RigidContact& c : stopped.contacts) {
             EXPECT_GE(c.gap, gap * (1.0 - 1e-9));
         }
+        // A triangle collapsed to a point (the mesh's size from a vertex no face uses): its features have no size, and
+        // the stop's reach had doubled from 0 forever (final read of the change).
+        Eigen::MatrixX3d point(4, 3);
+        point << 0.1, 0.1, 0, 0.1, 0.1, 0, 0.1, 0.1, 0, 1, 0, 0;
+        const Eigen::MatrixX3i one = Eigen::RowVector3i(0, 1, 2);
+        const RigidBody falling { RigidShape::mesh(point, one),
+                                  RigidMotion({ .translation = { 0, 0, 2 } }, { 0, 0, -2 }, { 0, 3, 0 }) };
+        const RigidCcdResult collapsed
+            = rigid_time_of_contact(falling, { box_solid({ 0.5, 0.5, 0.5 }), still(Eigen::Vector3d::Zero()) }, options);
+        EXPECT_TRUE(collapsed.stats.max_pair_tests_reached);
+        EXPECT_TRUE(collapsed.hit);
+        EXPECT_LE(collapsed.toi_lower, (2.0 - 0.5) / 2.0); // (the point reaches the box's top at 0.75)
     }
 
     /// The general search follows a in b's coordinates; the body that turns less is its frame, whichever order the
