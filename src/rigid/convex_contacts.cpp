@@ -35,8 +35,8 @@ std::vector<RigidContact> convex_contacts(
     RigidCcdStats& stats)
 {
     // Scratch memory from a buffer on the stack (enough for two boxes; the heap beyond): a local resource, whose
-    // calls the compiler binds statically.
-    std::array<std::byte, SCRATCH_BYTES> buffer;
+    // calls the compiler binds statically. Aligned to a cache line, as the search's arena (convex_contact.cpp).
+    alignas(64) std::array<std::byte, SCRATCH_BYTES> buffer;
     std::pmr::monotonic_buffer_resource scratch { buffer.data(), buffer.size() };
     std::pmr::memory_resource* const arena = &scratch;
     const double width = upper - lower;
@@ -52,17 +52,24 @@ std::vector<RigidContact> convex_contacts(
     // extreme plus reach on each side (`limit`).
     ScratchVector<double> heights(pa.size() + pb.size(), arena); // one allocation for both bodies
     const std::span<double> heights_a(heights.data(), pa.size()), heights_b(heights.data() + pa.size(), pb.size());
-    double magnitude = 0.0, low = INFINITE, high = -INFINITE;
-    for (std::size_t k = 0; k < pa.size(); ++k) {
-        heights_a[k] = n.dot(pa[k]);
-        low = std::min(low, heights_a[k]);
-        magnitude = std::max(magnitude, pa[k].cwiseAbs().maxCoeff());
-    }
-    for (std::size_t k = 0; k < pb.size(); ++k) {
-        heights_b[k] = -n.dot(pb[k]);
-        high = std::max(high, -heights_b[k]);
-        magnitude = std::max(magnitude, pb[k].cwiseAbs().maxCoeff());
-    }
+    // (Summed up in locals the lambdas below never see: one they capture by reference may alias the heights, and the
+    // compiler stored and reloaded it through memory at every vertex.)
+    const auto [magnitude, low, high] = [&] {
+        double largest = 0.0, lowest = INFINITE, highest = -INFINITE;
+        for (std::size_t k = 0; k < pa.size(); ++k) {
+            const double height = n.dot(pa[k]);
+            heights_a[k] = height;
+            lowest = std::min(lowest, height);
+            largest = std::max(largest, pa[k].cwiseAbs().maxCoeff());
+        }
+        for (std::size_t k = 0; k < pb.size(); ++k) {
+            const double height = n.dot(pb[k]);
+            heights_b[k] = -height;
+            highest = std::max(highest, height);
+            largest = std::max(largest, pb[k].cwiseAbs().maxCoeff());
+        }
+        return std::array { largest, lowest, highest };
+    }();
     const double reach = 2.0 * slack * (1.0 + 1e-6) + 1e-12 * magnitude;
     const FeatureSlab slab_a { pa, heights_a, high + reach, magnitude };
     const FeatureSlab slab_b { pb, heights_b, reach - low, magnitude };

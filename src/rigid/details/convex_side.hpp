@@ -199,9 +199,9 @@ public:
         if (!(std::abs(half) <= 0.125)) {
             return Eigen::Quaterniond(Eigen::AngleAxisd(h * spin_length_, spin_axis_));
         }
-        const double square = half * half;
-        const double sine = half * (1.0 - square / 6.0 * (1.0 - square / 20.0));
-        const double cosine = 1.0 - square / 2.0 * (1.0 - square / 12.0 * (1.0 - square / 30.0));
+        const double square = half * half; // (times the reciprocals: a guess needs no exact quotient)
+        const double sine = half * (1.0 - square * (1.0 / 6.0) * (1.0 - square * (1.0 / 20.0)));
+        const double cosine = 1.0 - square * 0.5 * (1.0 - square * (1.0 / 12.0) * (1.0 - square * (1.0 / 30.0)));
         return { cosine, sine * spin_axis_.x(), sine * spin_axis_.y(), sine * spin_axis_.z() };
     }
     /// Where vertex k will be a fraction h of the step after the placed time, `turn` = turn(h): a guess for
