@@ -4,6 +4,7 @@
 #include <ccdkit/io/rigid_scene.hpp>
 #include <ccdkit/mesh/mesh_io.hpp>
 #include <ccdkit/mesh/primitive_meshes.hpp>
+#include <ccdkit/mesh/triangle_mesh.hpp>
 #include <ccdkit/rigid/implicit_shape.hpp>
 #include <ccdkit/rigid/signed_distance_grid.hpp>
 
@@ -355,10 +356,8 @@ namespace {
                 }
                 // A mesh's grid measures every face at every sample, with no progress to show: a request for minutes
                 // of that is refused up front.
-                const Eigen::Array3d extent
-                    = (sampled.vertices().colwise().maxCoeff() - sampled.vertices().colwise().minCoeff())
-                          .transpose()
-                          .array();
+                const Aabb bounds = faces_bounds(sampled.vertices(), sampled.faces());
+                const Eigen::Array3d extent = bounds.max - bounds.min;
                 const double work = (((extent + 2.0 * padding) / cell_size).ceil() + 1.0).prod()
                     * static_cast<double>(sampled.faces().rows());
                 if (cell_size > 0.0 && !(work <= MAX_GRID_WORK)) {

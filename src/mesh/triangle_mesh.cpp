@@ -2,6 +2,7 @@
 #include "ccdkit/mesh/triangle_mesh.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -104,6 +105,20 @@ void validate(const TriangleMesh& mesh)
                 + " repeated");
         }
     }
+}
+
+Aabb faces_bounds(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces)
+{
+    Aabb box { Eigen::Array3d::Constant(std::numeric_limits<double>::infinity()),
+               Eigen::Array3d::Constant(-std::numeric_limits<double>::infinity()) };
+    for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+        for (Eigen::Index c = 0; c < 3; ++c) {
+            const Eigen::Array3d p = vertices.row(faces(f, c)).transpose().array();
+            box.min = box.min.min(p);
+            box.max = box.max.max(p);
+        }
+    }
+    return box;
 }
 
 } // namespace ccdkit

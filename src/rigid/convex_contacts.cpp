@@ -186,7 +186,7 @@ std::vector<RigidContact> convex_contacts(
             const RigidPlacement placement_a = a.motion.placement_at(s), placement_b = b.motion.placement_at(s);
             const auto moved = [](const RigidShape& shape, const RigidPlacement& placement) {
                 return [&shape, &placement](std::int32_t v) {
-                    return placement.apply(shape.vertices().row(v).transpose());
+                    return placement.apply(shape.mesh_data().vertices.row(v).transpose());
                 };
             };
             return pose_pair_with(shape_a, shape_b, pair, moved(shape_a, placement_a), moved(shape_b, placement_b));

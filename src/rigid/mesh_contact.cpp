@@ -255,10 +255,10 @@ namespace {
                     return std::nullopt;
                 }
                 const RelativeMotion motion(body.motion, solid.motion);
-                const auto& vertices = solid.shape.vertices();
-                const auto& faces = solid.shape.faces();
+                const auto& vertices = solid.shape.mesh_data().vertices;
+                const auto& faces = solid.shape.mesh_data().faces;
                 for (const std::int32_t v : body.shape.mesh_data().component_vertices) {
-                    const Eigen::Vector3d p = motion.point_at(body.shape.vertices().row(v).transpose(), 0.0);
+                    const Eigen::Vector3d p = motion.point_at(body.shape.mesh_data().vertices.row(v).transpose(), 0.0);
                     if (!details::inside_solid(p, vertices, faces)) {
                         continue;
                     }
@@ -295,7 +295,8 @@ namespace {
             // Small bodies first advance their vertex hulls (cheap, and exact for convex bodies): nothing
             // touches before `start`, and for convex bodies the contact follows within a few of its last steps.
             double start = 0.0;
-            if (std::max(a_.shape.vertices().rows(), b_.shape.vertices().rows()) <= MAX_HULL_VERTICES) {
+            if (std::max(a_.shape.mesh_data().vertices.rows(), b_.shape.mesh_data().vertices.rows())
+                <= MAX_HULL_VERTICES) {
                 const details::HullAdvance advance
                     = details::hull_safe_time(a_in_b_, options_.t_max, options_.eps, MAX_HULL_STEPS);
                 start = advance.safe_time;

@@ -76,10 +76,10 @@ SignedDistanceGrid SignedDistanceGrid::from_mesh(
     if (is_signed) {
         require_closed_manifold(faces);
     }
-    Aabb box { vertices.colwise().minCoeff().transpose().array(), vertices.colwise().maxCoeff().transpose().array() };
+    const Aabb box = faces_bounds(vertices, faces); // (vertices that no face uses are no surface)
     // Measured on the mesh and the lattice point scaled by a power of two near the largest coordinate (exact; the
     // distance scales back): the closest points multiply coordinates, and a cube of 1e100 read 0 at its centre.
-    const double largest = vertices.cwiseAbs().maxCoeff();
+    const double largest = std::max(box.min.abs().maxCoeff(), box.max.abs().maxCoeff());
     const int exponent = largest > 0.0 ? std::ilogb(largest) : 0;
     const Eigen::MatrixX3d unit = vertices.unaryExpr([exponent](double v) { return std::scalbn(v, -exponent); });
     const auto corner = [&](Eigen::Index f, int c) -> Vector3d { return unit.row(faces(f, c)).transpose(); };

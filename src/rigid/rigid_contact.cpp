@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/details/ieee_arithmetic_scope.hpp"
 #include "rigid/details/contact_searches.hpp"
+#include "rigid/details/mesh_shape_data.hpp"
 
 #include <ccdkit/rigid/rigid_contact.hpp>
 
@@ -44,6 +45,31 @@ void check_rigid_ccd_options(const RigidCcdOptions& options)
     }
 }
 
+namespace {
+
+    /// The contacts' vertex features numbered as the meshes given number them: the search numbers the vertices that
+    /// faces use (MeshShapeData::input_rows; the same numbers where every vertex is used).
+    RigidCcdResult with_given_vertices(RigidCcdResult result, const RigidShape& a, const RigidShape& b)
+    {
+        const auto renumbered
+            = [](const RigidShape& shape) { return !shape.is_implicit() && !shape.mesh_data().input_rows.empty(); };
+        if (!renumbered(a) && !renumbered(b)) {
+            return result;
+        }
+        const auto renumber = [](const RigidShape& shape, RigidFeature& feature) {
+            if (feature.kind == RigidFeatureKind::VERTEX && !shape.is_implicit()) {
+                feature.index = shape.mesh_data().input_row(feature.index);
+            }
+        };
+        for (RigidContact& contact : result.contacts) {
+            renumber(a, contact.feature_a);
+            renumber(b, contact.feature_b);
+        }
+        return result;
+    }
+
+} // namespace
+
 RigidCcdResult rigid_time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options)
 {
     check_rigid_ccd_options(options);
@@ -52,12 +78,13 @@ RigidCcdResult rigid_time_of_contact(const RigidBody& a, const RigidBody& b, con
     }
     const details::IeeeArithmeticScope ieee; // the certified distances and steps assume gradual underflow
     if (b.shape.is_implicit()) {
-        return details::surface_time_of_contact(a, b, options);
+        return with_given_vertices(details::surface_time_of_contact(a, b, options), a.shape, b.shape);
     }
     if (a.shape.is_implicit()) {
-        return details::with_roles_exchanged(details::surface_time_of_contact(b, a, options));
+        return with_given_vertices(
+            details::with_roles_exchanged(details::surface_time_of_contact(b, a, options)), a.shape, b.shape);
     }
-    return details::mesh_time_of_contact(a, b, options);
+    return with_given_vertices(details::mesh_time_of_contact(a, b, options), a.shape, b.shape);
 }
 
 } // namespace ccdkit

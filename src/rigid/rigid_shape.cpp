@@ -166,16 +166,57 @@ namespace {
         return flat;
     }
 
-    std::shared_ptr<details::MeshShapeData> prepare(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces)
+    /// Leaves out the vertices that no face uses, where there are any: `data` then holds the others in order and the
+    /// faces re-indexed to them, with each one's row as given and the mesh as given (MeshShapeData::input_rows).
+    /// Edges are numbered by their vertices' order, which the re-indexing keeps: the same numbering either way.
+    void
+    take_used_vertices(details::MeshShapeData& data, const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces)
     {
-        if (faces.rows() == 0) {
+        std::vector<std::int32_t> row_of(static_cast<std::size_t>(vertices.rows()), -1);
+        for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+            for (Eigen::Index c = 0; c < 3; ++c) {
+                row_of[static_cast<std::size_t>(faces(f, c))] = 0;
+            }
+        }
+        std::int32_t used = 0;
+        for (std::int32_t& row : row_of) {
+            row = row < 0 ? -1 : used++;
+        }
+        if (used == vertices.rows()) {
+            data.vertices = vertices;
+            data.faces = faces;
+            return;
+        }
+        data.input_rows.reserve(static_cast<std::size_t>(used));
+        for (std::size_t v = 0; v < row_of.size(); ++v) {
+            if (row_of[v] >= 0) {
+                data.input_rows.push_back(static_cast<std::int32_t>(v));
+            }
+        }
+        data.vertices.resize(used, 3);
+        for (Eigen::Index k = 0; k < used; ++k) {
+            data.vertices.row(k) = vertices.row(data.input_rows[static_cast<std::size_t>(k)]);
+        }
+        data.faces = faces.unaryExpr([&row_of](int v) { return row_of[static_cast<std::size_t>(v)]; });
+        data.given_vertices = vertices;
+        data.given_faces = faces;
+    }
+
+    std::shared_ptr<details::MeshShapeData>
+    prepare(const Eigen::MatrixX3d& given_vertices, const Eigen::MatrixX3i& given_faces)
+    {
+        if (given_faces.rows() == 0) {
             throw std::invalid_argument("rigid shape: the mesh has no faces");
         }
-        validate(TriangleMesh { vertices, faces });
-        if (vertices.rows() > 0 && vertices.cwiseAbs().maxCoeff() > details::MAX_COORDINATE) {
+        validate(TriangleMesh { given_vertices, given_faces });
+        if (given_vertices.rows() > 0 && given_vertices.cwiseAbs().maxCoeff() > details::MAX_COORDINATE) {
             throw std::invalid_argument(
                 "rigid shape: a coordinate exceeds 1e150 in magnitude (the bounds would overflow)");
         }
+        auto data = std::make_shared<details::MeshShapeData>();
+        take_used_vertices(*data, given_vertices, given_faces);
+        const Eigen::MatrixX3d& vertices = data->vertices;
+        const Eigen::MatrixX3i& faces = data->faces;
         if (const double size = (vertices.colwise().maxCoeff() - vertices.colwise().minCoeff()).maxCoeff();
             !(size >= details::MIN_SIZE)) {
             std::ostringstream message; // (1e-160 as such)
@@ -183,10 +224,11 @@ namespace {
                     << ", below 1e-150 (its bounds' squares would underflow)";
             throw std::invalid_argument(message.str());
         }
-        auto data = std::make_shared<details::MeshShapeData>();
-        data->vertices = vertices;
-        data->faces = faces;
         data->edges = edges_from_faces(faces);
+        if (!data->input_rows.empty()) {
+            data->given_edges
+                = data->edges.unaryExpr([&data](int v) { return data->input_rows[static_cast<std::size_t>(v)]; });
+        }
         data->face_edges = face_edges(faces, data->edges);
         data->vertex_edges = details::VertexIncidence::of(data->edges, vertices.rows());
         data->vertex_faces = details::VertexIncidence::of(faces, vertices.rows());
@@ -293,20 +335,20 @@ RigidShape RigidShape::mesh(const Eigen::MatrixX3d& vertices, const Eigen::Matri
 RigidShape RigidShape::solid(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces)
 {
     auto data = prepare(vertices, faces);
-    check_closed_and_oriented(faces);
-    const Eigen::MatrixX3d unit_vertices = unit_sized_about_center(vertices);
-    const double volume = signed_volume(unit_vertices, faces); // (the volume's sign; its size relative to the box's)
+    check_closed_and_oriented(faces); // (as given: an edge is named by the vertices the caller knows)
+    const Eigen::MatrixX3d unit_vertices = unit_sized_about_center(data->vertices);
+    const double volume = signed_volume(unit_vertices, data->faces); // (its sign; its size relative to the box's)
     if (!(volume > 0.0)) {
         throw std::invalid_argument(
             "rigid shape: not a solid: the enclosed volume is "
             + std::string(volume < 0.0 ? "negative (faces wound inwards?)" : "zero"));
     }
     data->solid = true;
-    data->convex = is_convex(vertices, unit_vertices, faces);
+    data->convex = is_convex(data->vertices, unit_vertices, data->faces);
     if (data->convex) {
         // The convex path marks the features around a few vertices (at most MAX_CONVEX_VERTICES of them).
         data->vertex_edges.add_bit_rows(data->edges.rows());
-        data->vertex_faces.add_bit_rows(faces.rows());
+        data->vertex_faces.add_bit_rows(data->faces.rows());
     }
     return RigidShape(std::move(data));
 }
@@ -322,9 +364,22 @@ namespace {
     }
 } // namespace
 
-const Eigen::MatrixX3d& RigidShape::vertices() const { return (mesh_ ? *mesh_ : no_mesh()).vertices; }
-const Eigen::MatrixX3i& RigidShape::faces() const { return (mesh_ ? *mesh_ : no_mesh()).faces; }
-const Eigen::MatrixX2i& RigidShape::edges() const { return (mesh_ ? *mesh_ : no_mesh()).edges; }
+// (As given: where some vertices were left out, the copies kept of the mesh given.)
+const Eigen::MatrixX3d& RigidShape::vertices() const
+{
+    const details::MeshShapeData& data = mesh_ ? *mesh_ : no_mesh();
+    return data.input_rows.empty() ? data.vertices : data.given_vertices;
+}
+const Eigen::MatrixX3i& RigidShape::faces() const
+{
+    const details::MeshShapeData& data = mesh_ ? *mesh_ : no_mesh();
+    return data.input_rows.empty() ? data.faces : data.given_faces;
+}
+const Eigen::MatrixX2i& RigidShape::edges() const
+{
+    const details::MeshShapeData& data = mesh_ ? *mesh_ : no_mesh();
+    return data.input_rows.empty() ? data.edges : data.given_edges;
+}
 bool RigidShape::is_solid() const { return !mesh_ || mesh_->solid; }
 
 double RigidShape::radius_about(const Eigen::Vector3d& center) const

@@ -76,8 +76,8 @@ namespace {
             out.push_back(cell_region(center, rounded_up(((box.max - box.min) / 2).maxCoeff())));
             return out;
         }
-        const auto& v = shape.vertices();
-        const auto& f = shape.faces();
+        const auto& v = shape.mesh_data().vertices;
+        const auto& f = shape.mesh_data().faces;
         for (Eigen::Index k = 0; k < f.rows(); ++k) {
             out.push_back(triangle_region(
                 v.row(f(k, 0)).transpose(), v.row(f(k, 1)).transpose(), v.row(f(k, 2)).transpose(),
@@ -96,8 +96,8 @@ namespace {
             low = box.min;
             high = box.max;
         } else {
-            low = shape.vertices().colwise().minCoeff().transpose().array();
-            high = shape.vertices().colwise().maxCoeff().transpose().array();
+            low = shape.mesh_data().vertices.colwise().minCoeff().transpose().array();
+            high = shape.mesh_data().vertices.colwise().maxCoeff().transpose().array();
         }
         const double half_diagonal = rounded_up(0.5 * (high - low).matrix().norm());
         const double radius = shape.radius_about(center);
@@ -113,7 +113,7 @@ namespace {
         std::vector<Eigen::Vector3d> out;
         if (!shape.is_implicit()) {
             for (const std::int32_t v : shape.mesh_data().component_vertices) {
-                out.push_back(shape.vertices().row(v).transpose());
+                out.push_back(shape.mesh_data().vertices.row(v).transpose());
             }
             return out;
         }
@@ -135,7 +135,7 @@ namespace {
         if (shape.is_implicit()) {
             return shape.implicit_shape().signed_distance(p) < 0.0;
         }
-        return shape.is_solid() && inside_solid(p, shape.vertices(), shape.faces());
+        return shape.is_solid() && inside_solid(p, shape.mesh_data().vertices, shape.mesh_data().faces);
     }
 
     struct Found {
@@ -218,8 +218,8 @@ namespace {
         {
             std::int32_t nearest = -1;
             if (!surface_.shape.is_implicit()) {
-                const auto& v = surface_.shape.vertices();
-                const auto& f = surface_.shape.faces();
+                const auto& v = surface_.shape.mesh_data().vertices;
+                const auto& f = surface_.shape.mesh_data().faces;
                 double distance = std::numeric_limits<double>::infinity();
                 for (Eigen::Index k = 0; k < f.rows(); ++k) {
                     const double d

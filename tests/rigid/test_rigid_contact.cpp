@@ -615,16 +615,19 @@ namespace {
         for (const RigidContact& c : stopped.contacts) {
             EXPECT_GE(c.gap, gap * (1.0 - 1e-9));
         }
-        // A triangle collapsed to a point (the mesh's size from a vertex no face uses): its features have no size, and
-        // the stop's reach had doubled from 0 forever (final read of the change).
-        Eigen::MatrixX3d point(4, 3);
-        point << 0.1, 0.1, 0, 0.1, 0.1, 0, 0.1, 0.1, 0, 1, 0, 0;
-        const Eigen::MatrixX3i one = Eigen::RowVector3i(0, 1, 2);
-        const RigidBody falling { RigidShape::mesh(point, one),
-                                  RigidMotion({ .translation = { 0, 0, 2 } }, { 0, 0, -2 }, { 0, 3, 0 }) };
+        // Triangles collapsed to points (the mesh's size from their distance), spinning so fast that the search stops
+        // before any pair: their features have no size, and the stop's reach had doubled from 0 forever (final read of
+        // the change; once a collapsed triangle and a vertex that no face used, which no longer counts).
+        Eigen::MatrixX3d points(6, 3);
+        points << 0.1, 0.1, 0, 0.1, 0.1, 0, 0.1, 0.1, 0, 1, 0.1, 0, 1, 0.1, 0, 1, 0.1, 0;
+        Eigen::MatrixX3i two(2, 3);
+        two << 0, 1, 2, 3, 4, 5;
+        const RigidBody falling { RigidShape::mesh(points, two),
+                                  RigidMotion({ .translation = { 0, 0, 2 } }, { 0, 0, -2 }, { 0, 1e3, 0 }) };
         const RigidCcdResult collapsed
             = rigid_time_of_contact(falling, { box_solid({ 0.5, 0.5, 0.5 }), still(Eigen::Vector3d::Zero()) }, options);
         EXPECT_TRUE(collapsed.stats.max_pair_tests_reached);
+        EXPECT_EQ(collapsed.stats.pair_tests, 0); // (stopped before any pair: the path that had not ended)
         EXPECT_TRUE(collapsed.hit);
         EXPECT_LE(collapsed.toi_lower, (2.0 - 0.5) / 2.0); // (the point reaches the box's top at 0.75)
     }
@@ -1027,6 +1030,71 @@ namespace {
             ASSERT_FALSE(general.contacts.empty());
             EXPECT_GT(convex.contacts.front().normal.dot(general.contacts.front().normal), 1.0 - 1e-9);
         }
+    }
+
+    /// Vertices that no face uses play no part (mesh files often hold some): a box with one far away, first in the
+    /// list, is the same solid and convex (one 1e9 away had made it read as wound inwards, one 1e6 away had listed 112
+    /// contacts where there are 13 and taken 20 times as long), and the answers name its vertices as given.
+    TEST(RigidContact, VerticesThatNoFaceUsesPlayNoPart)
+    {
+        const TriangleMesh box = box_mesh({ 0.5, 0.3, 0.2 });
+        const RigidShape plain = RigidShape::solid(box.vertices, box.faces);
+        // Body a turning onto b corner first (vertex-face contacts) and b turning onto a flat (face manifolds).
+        const auto motions = [](int k) {
+            return std::pair {
+                RigidMotion(
+                    { Eigen::Quaterniond(Eigen::AngleAxisd(0.4 * k, Eigen::Vector3d(1, 2, 3).normalized())),
+                      { -0.1 * k, 0.05, 1.5 } },
+                    { 0.1, 0, -1.5 }, { 0.3 * k, 0.5, 0 }),
+                RigidMotion({}, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero())
+            };
+        };
+        int vertex_features = 0;
+        for (const double far : { 1e3, 1e9, 1e15, 1e149 }) {
+            SCOPED_TRACE(testing::Message() << "unused vertex at " << far);
+            Eigen::MatrixX3d vertices(box.vertices.rows() + 1, 3);
+            vertices.row(0) = Eigen::RowVector3d(far, -far, far);
+            vertices.bottomRows(box.vertices.rows()) = box.vertices;
+            const Eigen::MatrixX3i faces = (box.faces.array() + 1).matrix();
+            const RigidShape padded = RigidShape::solid(vertices, faces);
+            EXPECT_TRUE(padded.mesh_data().convex);
+            EXPECT_EQ(padded.vertices(), vertices);
+            EXPECT_EQ(padded.faces(), faces);
+            EXPECT_EQ(padded.edges(), (plain.edges().array() + 1).matrix()); // (the same numbering)
+            EXPECT_DOUBLE_EQ(padded.radius_about(Eigen::Vector3d::Zero()), plain.radius_about(Eigen::Vector3d::Zero()));
+            const RigidShape soup = RigidShape::mesh(vertices, faces);
+            for (int k = 0; k < 6; ++k) {
+                SCOPED_TRACE(testing::Message() << "motion " << k);
+                const auto [moving, resting] = motions(k);
+                for (const bool solid : { true, false }) {
+                    const RigidShape& shape = solid ? padded : soup;
+                    const RigidCcdResult expected = rigid_time_of_contact(
+                        { solid ? plain : RigidShape::mesh(box.vertices, box.faces), moving }, { plain, resting });
+                    const RigidCcdResult r = rigid_time_of_contact({ shape, moving }, { shape, resting });
+                    ASSERT_TRUE(expected.hit);
+                    EXPECT_EQ(r.toi_lower, expected.toi_lower);
+                    EXPECT_EQ(r.toi_upper, expected.toi_upper);
+                    ASSERT_EQ(r.contacts.size(), expected.contacts.size());
+                    for (std::size_t c = 0; c < r.contacts.size(); ++c) {
+                        const auto given = [](RigidFeature f) {
+                            f.index += f.kind == RigidFeatureKind::VERTEX ? 1 : 0;
+                            return f;
+                        };
+                        EXPECT_EQ(r.contacts[c].point, expected.contacts[c].point);
+                        EXPECT_EQ(r.contacts[c].feature_a.kind, expected.contacts[c].feature_a.kind);
+                        EXPECT_EQ(r.contacts[c].feature_a.index, given(expected.contacts[c].feature_a).index);
+                        EXPECT_EQ(r.contacts[c].feature_b.index, given(expected.contacts[c].feature_b).index);
+                        vertex_features += r.contacts[c].feature_a.kind == RigidFeatureKind::VERTEX ? 1 : 0;
+                        vertex_features += r.contacts[c].feature_b.kind == RigidFeatureKind::VERTEX ? 1 : 0;
+                    }
+                }
+            }
+        }
+        EXPECT_GT(vertex_features, 0);
+        // A mesh whose faces use a single point is smaller than any size, whatever vertices no face uses.
+        Eigen::MatrixX3d collapsed(4, 3);
+        collapsed << 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1;
+        EXPECT_THROW((void)RigidShape::mesh(collapsed, Eigen::RowVector3i(0, 1, 2)), std::invalid_argument);
     }
 
     /// A box sunk a little into a floor (as a simulation's drift leaves it), turned at random and tilted slightly:

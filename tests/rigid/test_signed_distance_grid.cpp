@@ -285,6 +285,15 @@ TEST(SignedDistanceGrid, MeshOfACubeGivesTheBoxDistance)
         }
     }
     EXPECT_EQ(inside, 7 * 7 * 7);
+    // A vertex that no face uses bounds no surface: the same lattice and values (one 1e6 away had asked for a lattice
+    // of 1e20 samples).
+    TriangleMesh padded { Eigen::MatrixX3d(cube.vertices.rows() + 1, 3), cube.faces };
+    padded.vertices << cube.vertices, Eigen::RowVector3d(1e6, 0, -1e6);
+    const SignedDistanceGrid same = SignedDistanceGrid::from_mesh(padded.vertices, padded.faces, 0.125, 0.25);
+    ASSERT_EQ(same.dims(), grid.dims());
+    EXPECT_EQ(same.origin(), grid.origin());
+    EXPECT_EQ(same.value(6, 6, 6), grid.value(6, 6, 6));
+    EXPECT_EQ(same.value(1, 2, 3), grid.value(1, 2, 3));
     // At any size (fuzzing review, twenty-eighth session: the winding number's products of three coordinates left
     // double's range, and a cube of 1e100 read 0 at its centre, one of 1e120 outside).
     for (const double size : { 1e-120, 1e100, 1e120, 1e140 }) {

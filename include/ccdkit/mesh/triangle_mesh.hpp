@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <ccdkit/broad/aabb.hpp>
+
 #include <Eigen/Core>
 
 namespace ccdkit {
@@ -22,5 +24,9 @@ struct TriangleMesh {
 /// every coordinate is finite.
 /// @throws std::invalid_argument naming the first offending face or vertex.
 void validate(const TriangleMesh& mesh);
+
+/// The box around the vertices that some face uses: a vertex that none does (as mesh files often hold) bounds no
+/// surface. Precondition: at least one face, every index naming a vertex (validate()).
+[[nodiscard]] Aabb faces_bounds(const Eigen::MatrixX3d& vertices, const Eigen::MatrixX3i& faces);
 
 } // namespace ccdkit

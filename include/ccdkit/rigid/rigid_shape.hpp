@@ -22,9 +22,9 @@ class RigidShape {
 public:
     /// A triangle mesh: a closed solid or an open soup; faces may be non-manifold or degenerate (zero area)
     /// and the mesh need not be connected. Edges are the unique undirected edges of the faces, numbered by
-    /// (max, min) vertex index as in the shared benchmark data. Vertices that no face uses still count in the body's
-    /// bounds (its radius and its vertices' hull): one far from the rest widens them, and the rounding they allow
-    /// (a vertex 1e15 from a unit triangle: a contact reported at once, 1.5 apart).
+    /// (max, min) vertex index as in the shared benchmark data. Vertices that no face uses (as mesh files often hold)
+    /// play no part: the body's bounds and the rounding they allow are the faces' own. Every index the API gives
+    /// back (vertices(), faces(), edges(), the contacts' features) is the mesh's as given.
     /// @throws std::invalid_argument for no faces, a non-finite coordinate, an index out of range, a face that
     ///         repeats a vertex index, a coordinate beyond 1e150 in magnitude or a mesh smaller than 1e-150 (the
     ///         largest side of its bounding box; the certified bounds' squares must stay in double's range)

@@ -41,7 +41,7 @@ struct BodyPlacements {
 
 [[nodiscard]] inline Eigen::Vector3d posed_vertex(const RigidBody& body, std::int32_t v, const RigidPlacement& at)
 {
-    return at.apply(body.shape.vertices().row(v).transpose());
+    return at.apply(body.shape.mesh_data().vertices.row(v).transpose());
 }
 
 /// The pair's features with their vertices where `vertex_a(v)` and `vertex_b(v)` put them, the vertex (or edge a)
@@ -52,7 +52,7 @@ template <class VertexA, class VertexB>
 {
     PosedPair posed;
     const auto face_of = [](const RigidShape& shape, std::int32_t f, auto&& vertex) {
-        const auto& faces = shape.faces();
+        const auto& faces = shape.mesh_data().faces;
         return std::array<Eigen::Vector3d, 3> { vertex(faces(f, 0)), vertex(faces(f, 1)), vertex(faces(f, 2)) };
     };
     switch (pair.kind) {
@@ -66,10 +66,10 @@ template <class VertexA, class VertexB>
         break;
     case PairKind::EDGE_EDGE:
         posed.edges = true;
-        posed.x[0] = vertex_a(a.edges()(pair.a, 0));
-        posed.x[1] = vertex_a(a.edges()(pair.a, 1));
-        posed.y[0] = vertex_b(b.edges()(pair.b, 0));
-        posed.y[1] = vertex_b(b.edges()(pair.b, 1));
+        posed.x[0] = vertex_a(a.mesh_data().edges(pair.a, 0));
+        posed.x[1] = vertex_a(a.mesh_data().edges(pair.a, 1));
+        posed.y[0] = vertex_b(b.mesh_data().edges(pair.b, 0));
+        posed.y[1] = vertex_b(b.mesh_data().edges(pair.b, 1));
         break;
     }
     return posed;

@@ -6,6 +6,7 @@
 // SeparationModel (separation_model.hpp) combines into the conservative advancement's bound (convex_contact.cpp).
 
 #include "rigid/details/branch_free.hpp"
+#include "rigid/details/mesh_shape_data.hpp"
 #include "rigid/details/rounding.hpp"
 #include "rigid/details/turning_height_bound.hpp"
 
@@ -71,7 +72,7 @@ class ConvexSide {
 public:
     ConvexSide(const RigidBody& body, std::pmr::memory_resource* arena)
         : body_(body)
-        , storage_(4 * static_cast<std::size_t>(body.shape.vertices().rows()), arena)
+        , storage_(4 * static_cast<std::size_t>(body.shape.mesh_data().vertices.rows()), arena)
         , local_(vertex_array(0))
         , points_(vertex_array(1))
         , arms_(vertex_array(2))
@@ -83,7 +84,7 @@ public:
         , spin_norm_(rounded_up(spin_length_))
     {
         // The vertices about the centre of mass, as RigidPlacement::apply forms them (the same bits).
-        const auto& vertices = body.shape.vertices();
+        const auto& vertices = body.shape.mesh_data().vertices;
         const Eigen::Vector3d& center = body.motion.center_of_mass();
         // The largest norm is the root of the largest square (the square root rounds monotonically): one root.
         double radius_squared = 0.0;

@@ -25,11 +25,26 @@ inline constexpr double CONVEX_TOLERANCE = 64.0 * 0x1p-52;
 /// much farther from the origin than this is also placed with rounding that slows the convex path down.)
 inline constexpr double TOLERATED_SPREAD = 0x1p20;
 
-/// A rigid mesh with its edges and bounding hierarchies, all in body coordinates (built once).
+/// A rigid mesh with its edges and bounding hierarchies, all in body coordinates (built once). Its vertices are those
+/// some face uses: one that none does would only widen the body's bounds and the rounding they allow (a vertex 1e15
+/// from a unit triangle had a contact reported at once, 1.5 apart; one 1e9 from a box made it read as wound inwards).
 struct MeshShapeData {
     Eigen::MatrixX3d vertices;
     Eigen::MatrixX3i faces;
     Eigen::MatrixX2i edges;
+    /// Where some vertices of the mesh given were used by no face (left out): per vertex of `vertices`, its row in the
+    /// mesh given (an increasing map: faces keep their order and edges their numbering), and that mesh's vertices,
+    /// faces and edges, which the public API speaks of (RigidShape's accessors, the contacts' vertex features). All
+    /// empty where every vertex is used.
+    std::vector<std::int32_t> input_rows;
+    Eigen::MatrixX3d given_vertices;
+    Eigen::MatrixX3i given_faces;
+    Eigen::MatrixX2i given_edges;
+    /// Row `v` of `vertices` as the mesh given numbers it.
+    [[nodiscard]] std::int32_t input_row(std::int32_t v) const
+    {
+        return input_rows.empty() ? v : input_rows[static_cast<std::size_t>(v)];
+    }
     bool solid = false;
     /// A solid of at most MAX_CONVEX_VERTICES vertices, each within CONVEX_TOLERANCE of its size (or of its largest
     /// coordinate, up to TOLERATED_SPREAD sizes) below every face's plane: the solid is the hull of its vertices (up

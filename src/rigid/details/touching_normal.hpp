@@ -40,7 +40,7 @@ namespace ccdkit::details {
 class VertexFaces {
 public:
     explicit VertexFaces(const RigidShape& shape)
-        : faces_(VertexIncidence::of(shape.faces(), shape.vertices().rows()))
+        : faces_(VertexIncidence::of(shape.mesh_data().faces, shape.mesh_data().vertices.rows()))
     {
     }
 
@@ -61,9 +61,10 @@ feature_vertices(const RigidShape& shape, RigidFeatureKind kind, std::int32_t in
     case RigidFeatureKind::VERTEX:
         return { index, -1, -1 };
     case RigidFeatureKind::EDGE:
-        return { shape.edges()(index, 0), shape.edges()(index, 1), -1 };
+        return { shape.mesh_data().edges(index, 0), shape.mesh_data().edges(index, 1), -1 };
     case RigidFeatureKind::FACE:
-        return { shape.faces()(index, 0), shape.faces()(index, 1), shape.faces()(index, 2) };
+        return { shape.mesh_data().faces(index, 0), shape.mesh_data().faces(index, 1),
+                 shape.mesh_data().faces(index, 2) };
     default:
         return { -1, -1, -1 };
     }
@@ -104,8 +105,8 @@ inline void faces_at_point(
     out.faces.clear();
     out.normals.clear();
     out.corners.clear();
-    const auto& faces = body.shape.faces();
-    const auto& vertices = body.shape.vertices();
+    const auto& faces = body.shape.mesh_data().faces;
+    const auto& vertices = body.shape.mesh_data().vertices;
     for (const std::int32_t v : feature) {
         if (v < 0) {
             continue;
