@@ -107,6 +107,14 @@ RigidMotion RigidMotion::between(
     return RigidMotion(start, (c1 - c0) / duration, angular, duration, center_of_mass);
 }
 
+RigidMotion RigidMotion::translated(const Eigen::Vector3d& offset) const
+{
+    RigidMotion out = *this;
+    out.start_.translation += offset;
+    out.start_center_ = out.start_rotation_ * out.center_of_mass_ + out.start_.translation; // (as the constructor)
+    return out;
+}
+
 Eigen::Matrix3d RigidMotion::rotation_at(double s) const
 {
     if (step_angle_ == 0.0 || s == 0.0) {

@@ -1032,6 +1032,51 @@ namespace {
         }
     }
 
+    /// Bodies far from the origin meet as near it: the search runs in a frame near them (the same question, exactly),
+    /// so the rounding of their coordinates neither slows the convex path down nor makes the answer early (boxes 4e7
+    /// out had taken 30 intervals where 3 do, and answered 3e-6 early at eps 1e-6; tori 4e7 out as early). The
+    /// contacts are where the bodies are. (Bodies at rest far out still touch within their poses' rounding:
+    /// StacksOfSmallBodiesFarFromTheOriginTakeTheStackNormal.)
+    TEST(RigidContact, BodiesFarFromTheOriginMeetAsNearIt)
+    {
+        const TriangleMesh ring = torus_mesh(0.5, 0.15, 16, 8);
+        const RigidShape box = box_solid({ 0.5, 0.3, 0.2 });
+        const RigidShape torus = RigidShape::solid(ring.vertices, ring.faces);
+        RigidCcdOptions options; // (eps 1e-6)
+        for (const RigidShape* shape : { &box, &torus }) {
+            for (int k = 0; k < 6; ++k) {
+                const auto bodies = [&](const Eigen::Vector3d& offset) {
+                    const Eigen::Vector3d start(-1.4, 0.05 * (k - 3), 0.03 * k);
+                    return std::pair<RigidBody, RigidBody> {
+                        { *shape,
+                          RigidMotion({ .translation = start + offset }, { 2.5, 0, 0 }, { 0.3 * k, 0.5, -0.2 }) },
+                        { *shape, RigidMotion({ .translation = offset }, Eigen::Vector3d::Zero(), { 0, 0, 0.3 }) }
+                    };
+                };
+                const auto [a, b] = bodies(Eigen::Vector3d::Zero());
+                const RigidCcdResult near = rigid_time_of_contact(a, b, options);
+                ASSERT_TRUE(near.hit);
+                ASSERT_FALSE(near.contacts.empty());
+                for (const double away : { 1e7, 4e7, 1e10 }) {
+                    SCOPED_TRACE(
+                        testing::Message()
+                        << (shape == &box ? "boxes" : "tori") << ", motion " << k << ", away " << away);
+                    const Eigen::Vector3d offset(away, -0.75 * away, 0.25 * away);
+                    const auto [far_a, far_b] = bodies(offset);
+                    const RigidCcdResult far = rigid_time_of_contact(far_a, far_b, options);
+                    ASSERT_TRUE(far.hit);
+                    // The start's rounding there (a few ulps of `away`) moves the contact by as much over the speed.
+                    const double rounding = 4.0 * std::numeric_limits<double>::epsilon() * away;
+                    EXPECT_NEAR(far.toi_lower, near.toi_lower, options.eps + rounding);
+                    EXPECT_LE(far.stats.intervals, near.stats.intervals + 2);
+                    ASSERT_FALSE(far.contacts.empty());
+                    EXPECT_LT(
+                        (far.contacts.front().point - offset - near.contacts.front().point).norm(), 1e-4 + rounding);
+                }
+            }
+        }
+    }
+
     /// Vertices that no face uses play no part (mesh files often hold some): a box with one far away, first in the
     /// list, is the same solid and convex (one 1e9 away had made it read as wound inwards, one 1e6 away had listed 112
     /// contacts where there are 13 and taken 20 times as long), and the answers name its vertices as given.

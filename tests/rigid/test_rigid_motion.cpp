@@ -134,6 +134,30 @@ namespace {
         }
     }
 
+    /// translated() moves the whole motion and nothing else: the same rotations bit for bit, every point moved by the
+    /// offset (within the rounding of the start's sum), and the same error bound where the offset is none.
+    TEST(RigidMotion, TranslatedMovesEveryPointByTheOffset)
+    {
+        MotionGenerator gen;
+        for (int k = 0; k < 200; ++k) {
+            const RigidMotion motion = gen.motion(1.0, k % 5 == 0 ? 0.0 : 4.0);
+            const Eigen::Vector3d offset = Eigen::Vector3d(1024.0, -512.0, 256.0) * (k % 7);
+            const RigidMotion moved = motion.translated(offset);
+            EXPECT_EQ(moved.start().translation, motion.start().translation + offset);
+            EXPECT_EQ(moved.start().rotation.coeffs(), motion.start().rotation.coeffs());
+            EXPECT_EQ(moved.linear_velocity(), motion.linear_velocity());
+            EXPECT_EQ(moved.angular_velocity(), motion.angular_velocity());
+            if (k % 7 == 0) {
+                EXPECT_EQ(moved.point_error_bound(1.0), motion.point_error_bound(1.0));
+            }
+            const Eigen::Vector3d u(0.3, -0.2, 0.1);
+            for (const double s : { 0.0, 0.25, 1.0 }) {
+                EXPECT_EQ(moved.rotation_at(s), motion.rotation_at(s));
+                EXPECT_LT((moved.point_at(u, s) - motion.point_at(u, s) - offset).norm(), 1e-9) << "k " << k;
+            }
+        }
+    }
+
     TEST(RigidMotion, BetweenTwoPosesEndsAtTheSecond)
     {
         MotionGenerator gen;

@@ -68,6 +68,10 @@ public:
         double duration = 1.0,
         const Eigen::Vector3d& center_of_mass = Eigen::Vector3d::Zero());
 
+    /// The same motion with its start translation moved by `offset` (the sum as rounded: the motion moved by exactly
+    /// `offset` where each sum is exact). Precondition: the sums within 1e150 in magnitude.
+    [[nodiscard]] RigidMotion translated(const Eigen::Vector3d& offset) const;
+
     /// Pose at fraction s of the step (s outside [0, 1] extrapolates).
     [[nodiscard]] RigidPose pose_at(double s) const;
     /// World position of body point u at fraction s.
