@@ -2,6 +2,7 @@
 #include "core/details/ieee_arithmetic_scope.hpp"
 #include "rigid/details/contact_searches.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
+#include "rigid/details/rounding.hpp"
 
 #include <ccdkit/rigid/rigid_contact.hpp>
 
@@ -72,21 +73,34 @@ namespace {
 
     /// How much nearer the origin the bodies' start translations must come for near_origin to move the world.
     constexpr double NEAR_SHARE = 1.0 / 64.0;
+    /// Share of eps times the bodies' speed (per step) beyond which the rounding of their coordinates counts: the
+    /// convex path slows down from about a tenth (boxes 1e7 out), and the answers come early by about the rounding over
+    /// the speed.
+    constexpr double ROUNDING_SHARE = 1.0 / 128.0;
 
-    /// Where both bodies lie far out, side by side, and one of them moves: a point from which each start translation
-    /// differs exactly (per coordinate b's, where a's less it is exact, else 0), when that brings them NEAR_SHARE as
-    /// near the origin or nearer. The question moved there is the same, exactly, and the bounds' rounding (a few ulps
-    /// of the coordinates) is that of bodies near the origin. None otherwise: bodies at rest keep the allowance of
-    /// their coordinates' rounding, so that a stack placed far out touches where its rounded poses leave a hair
-    /// between.
-    std::optional<Eigen::Vector3d> near_origin(const RigidMotion& a, const RigidMotion& b)
+    /// A bound on the distance of the body's points from its centre of mass.
+    double reach_of(const RigidBody& body)
     {
-        const auto still = [](const RigidMotion& m) { return m.step_angle() == 0.0 && m.step_travel() == 0.0; };
-        if (still(a) && still(b)) {
+        const double from_origin = body.shape.is_implicit() ? body.shape.implicit_shape().bounding_radius()
+                                                            : body.shape.mesh_data().origin_radius;
+        return from_origin + body.motion.center_of_mass().norm();
+    }
+
+    /// Where the bodies lie so far out that the rounding of their coordinates (a few dozen ulps of the largest) counts
+    /// against eps times their speed (ROUNDING_SHARE), side by side: a point from which each start translation differs
+    /// exactly (per coordinate b's, where a's less it is exact, else 0), when that brings them NEAR_SHARE as near the
+    /// origin or nearer. The question moved there is the same, exactly, and its rounding that of bodies near the
+    /// origin. None otherwise (bodies at rest included: their speed is 0).
+    std::optional<Eigen::Vector3d> near_origin(const RigidBody& a, const RigidBody& b, double eps)
+    {
+        const Eigen::Vector3d& from_a = a.motion.start().translation;
+        const Eigen::Vector3d& from_b = b.motion.start().translation;
+        const double far = std::max(from_a.cwiseAbs().maxCoeff(), from_b.cwiseAbs().maxCoeff());
+        const double speed = a.motion.step_travel() + b.motion.step_travel() + a.motion.step_angle() * reach_of(a)
+            + b.motion.step_angle() * reach_of(b);
+        if (!(64.0 * details::UNIT_ROUNDOFF * far > ROUNDING_SHARE * eps * speed) || !(speed > 0.0)) {
             return std::nullopt;
         }
-        const Eigen::Vector3d& from_a = a.start().translation;
-        const Eigen::Vector3d& from_b = b.start().translation;
         Eigen::Vector3d origin = Eigen::Vector3d::Zero();
         for (Eigen::Index k = 0; k < 3; ++k) {
             // (Knuth's two-sum: the difference's rounding error, exactly.)
@@ -95,7 +109,6 @@ namespace {
             const double error = (from_a[k] - (difference - taken)) + (-from_b[k] - taken);
             origin[k] = error == 0.0 ? from_b[k] : 0.0;
         }
-        const double far = std::max(from_a.cwiseAbs().maxCoeff(), from_b.cwiseAbs().maxCoeff());
         const double near = std::max((from_a - origin).cwiseAbs().maxCoeff(), (from_b - origin).cwiseAbs().maxCoeff());
         return near <= NEAR_SHARE * far ? std::optional<Eigen::Vector3d>(origin) : std::nullopt;
     }
@@ -121,15 +134,18 @@ RigidCcdResult rigid_time_of_contact(const RigidBody& a, const RigidBody& b, con
     }
     const details::IeeeArithmeticScope ieee; // the certified distances and steps assume gradual underflow
     // Far out, moving bodies meet in a frame near them (near_origin): boxes 4e7 out had taken 12 times as long as
-    // near the origin and answered 3e-6 early (eps 1e-6), the rounding of their coordinates exceeding eps times their
-    // speed.
-    if (const auto origin = near_origin(a.motion, b.motion)) {
+    // near the origin and answered 3e-6 early (eps 1e-6). Where that finds no contact, the bodies as placed decide,
+    // with the allowance of their coordinates' rounding: a box resting far out on another and sliding along it still
+    // touches at the start where its rounded pose leaves a hair between them.
+    if (const auto origin = near_origin(a, b, options.eps)) {
         RigidCcdResult result = time_of_contact(
             { a.shape, a.motion.translated(-*origin) }, { b.shape, b.motion.translated(-*origin) }, options);
-        for (RigidContact& contact : result.contacts) {
-            contact.point += *origin;
+        if (result.hit) {
+            for (RigidContact& contact : result.contacts) {
+                contact.point += *origin;
+            }
+            return with_given_vertices(std::move(result), a.shape, b.shape);
         }
-        return with_given_vertices(std::move(result), a.shape, b.shape);
     }
     return with_given_vertices(time_of_contact(a, b, options), a.shape, b.shape);
 }

@@ -224,6 +224,7 @@ namespace {
                     << ", below 1e-150 (its bounds' squares would underflow)";
             throw std::invalid_argument(message.str());
         }
+        data->origin_radius = details::rounded_up(vertices.rowwise().norm().maxCoeff());
         data->edges = edges_from_faces(faces);
         if (!data->input_rows.empty()) {
             data->given_edges

@@ -46,6 +46,7 @@ struct MeshShapeData {
         return input_rows.empty() ? v : input_rows[static_cast<std::size_t>(v)];
     }
     bool solid = false;
+    double origin_radius = 0.0; ///< the largest distance of a vertex from the body's origin (rounded up)
     /// A solid of at most MAX_CONVEX_VERTICES vertices, each within CONVEX_TOLERANCE of its size (or of its largest
     /// coordinate, up to TOLERATED_SPREAD sizes) below every face's plane: the solid is the hull of its vertices (up
     /// to that hair).
