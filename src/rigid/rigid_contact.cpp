@@ -2,7 +2,6 @@
 #include "core/details/ieee_arithmetic_scope.hpp"
 #include "rigid/details/contact_searches.hpp"
 #include "rigid/details/mesh_shape_data.hpp"
-#include "rigid/details/rounding.hpp"
 
 #include <ccdkit/rigid/rigid_contact.hpp>
 
@@ -71,48 +70,6 @@ namespace {
         return result;
     }
 
-    /// How much nearer the origin the bodies' start translations must come for near_origin to move the world.
-    constexpr double NEAR_SHARE = 1.0 / 64.0;
-    /// Share of eps times the bodies' speed (per step) beyond which the rounding of their coordinates counts: the
-    /// convex path slows down from about a tenth (boxes 1e7 out), and the answers come early by about the rounding over
-    /// the speed.
-    constexpr double ROUNDING_SHARE = 1.0 / 128.0;
-
-    /// A bound on the distance of the body's points from its centre of mass.
-    double reach_of(const RigidBody& body)
-    {
-        const double from_origin = body.shape.is_implicit() ? body.shape.implicit_shape().bounding_radius()
-                                                            : body.shape.mesh_data().origin_radius;
-        return from_origin + body.motion.center_of_mass().norm();
-    }
-
-    /// Where the bodies lie so far out that the rounding of their coordinates (a few dozen ulps of the largest) counts
-    /// against eps times their speed (ROUNDING_SHARE), side by side: a point from which each start translation differs
-    /// exactly (per coordinate b's, where a's less it is exact, else 0), when that brings them NEAR_SHARE as near the
-    /// origin or nearer. The question moved there is the same, exactly, and its rounding that of bodies near the
-    /// origin. None otherwise (bodies at rest included: their speed is 0).
-    std::optional<Eigen::Vector3d> near_origin(const RigidBody& a, const RigidBody& b, double eps)
-    {
-        const Eigen::Vector3d& from_a = a.motion.start().translation;
-        const Eigen::Vector3d& from_b = b.motion.start().translation;
-        const double far = std::max(from_a.cwiseAbs().maxCoeff(), from_b.cwiseAbs().maxCoeff());
-        const double speed = a.motion.step_travel() + b.motion.step_travel() + a.motion.step_angle() * reach_of(a)
-            + b.motion.step_angle() * reach_of(b);
-        if (!(64.0 * details::UNIT_ROUNDOFF * far > ROUNDING_SHARE * eps * speed) || !(speed > 0.0)) {
-            return std::nullopt;
-        }
-        Eigen::Vector3d origin = Eigen::Vector3d::Zero();
-        for (Eigen::Index k = 0; k < 3; ++k) {
-            // (Knuth's two-sum: the difference's rounding error, exactly.)
-            const double difference = from_a[k] - from_b[k];
-            const double taken = difference - from_a[k];
-            const double error = (from_a[k] - (difference - taken)) + (-from_b[k] - taken);
-            origin[k] = error == 0.0 ? from_b[k] : 0.0;
-        }
-        const double near = std::max((from_a - origin).cwiseAbs().maxCoeff(), (from_b - origin).cwiseAbs().maxCoeff());
-        return near <= NEAR_SHARE * far ? std::optional<Eigen::Vector3d>(origin) : std::nullopt;
-    }
-
     RigidCcdResult time_of_contact(const RigidBody& a, const RigidBody& b, const RigidCcdOptions& options)
     {
         if (b.shape.is_implicit()) {
@@ -133,20 +90,6 @@ RigidCcdResult rigid_time_of_contact(const RigidBody& a, const RigidBody& b, con
         throw std::invalid_argument("rigid time of contact: the two bodies' steps differ in length");
     }
     const details::IeeeArithmeticScope ieee; // the certified distances and steps assume gradual underflow
-    // Far out, moving bodies meet in a frame near them (near_origin): boxes 4e7 out had taken 12 times as long as
-    // near the origin and answered 3e-6 early (eps 1e-6). Where that finds no contact, the bodies as placed decide,
-    // with the allowance of their coordinates' rounding: a box resting far out on another and sliding along it still
-    // touches at the start where its rounded pose leaves a hair between them.
-    if (const auto origin = near_origin(a, b, options.eps)) {
-        RigidCcdResult result = time_of_contact(
-            { a.shape, a.motion.translated(-*origin) }, { b.shape, b.motion.translated(-*origin) }, options);
-        if (result.hit) {
-            for (RigidContact& contact : result.contacts) {
-                contact.point += *origin;
-            }
-            return with_given_vertices(std::move(result), a.shape, b.shape);
-        }
-    }
     return with_given_vertices(time_of_contact(a, b, options), a.shape, b.shape);
 }
 

@@ -1032,13 +1032,14 @@ namespace {
         }
     }
 
-    /// Bodies far from the origin meet as near it: the search runs in a frame near them (the same question, exactly),
-    /// so the rounding of their coordinates neither slows the convex path down nor makes the answer early (boxes 4e7
-    /// out had taken 30 intervals where 3 do, and answered 3e-6 early at eps 1e-6; tori 4e7 out as early). The
-    /// contacts are where the bodies are. A box resting far out on another and sliding along it still touches at the
-    /// start, though its rounded pose leaves a hair between them in half the turns (review finding: in that frame
-    /// alone those found no contact). Bodies at rest far out touch within their poses' rounding too
-    /// (StacksOfSmallBodiesFarFromTheOriginTakeTheStackNormal).
+    /// Convex bodies far from the origin meet as near it: the convex path runs in a frame near them (the same
+    /// question, exactly), so the rounding of their coordinates neither slows it down nor makes the answer early (boxes
+    /// 4e7 out had taken 30 intervals where 3 do, and answered 3e-6 early at eps 1e-6). The contacts are where the
+    /// bodies are. A box resting far out on another, sliding along it or pressed onto it, still touches at the start,
+    /// though its rounded pose leaves a hair between them in half the turns (review findings: in that frame alone those
+    /// found no contact, or a later one). The general search keeps the bodies as placed: tori far out answer early by
+    /// about their coordinates' rounding over the speed, never late. (Bodies at rest far out touch within their poses'
+    /// rounding too: StacksOfSmallBodiesFarFromTheOriginTakeTheStackNormal.)
     TEST(RigidContact, BodiesFarFromTheOriginMeetAsNearIt)
     {
         const TriangleMesh ring = torus_mesh(0.5, 0.15, 16, 8);
@@ -1069,6 +1070,10 @@ namespace {
                     ASSERT_TRUE(far.hit);
                     // The start's rounding there (a few ulps of `away`) moves the contact by as much over the speed.
                     const double rounding = 4.0 * std::numeric_limits<double>::epsilon() * away;
+                    EXPECT_LE(far.toi_lower, near.toi_lower + options.eps + rounding);
+                    if (shape == &torus) {
+                        continue; // (the general search, as placed: early by up to its rounding allowance)
+                    }
                     EXPECT_NEAR(far.toi_lower, near.toi_lower, options.eps + rounding);
                     EXPECT_LE(far.stats.intervals, near.stats.intervals + 2);
                     ASSERT_FALSE(far.contacts.empty());
@@ -1087,11 +1092,43 @@ namespace {
                     = Eigen::Quaterniond(normal(rng), normal(rng), normal(rng), normal(rng)).normalized();
                 const Eigen::Matrix3d axes = turn.toRotationMatrix();
                 const Eigen::Vector3d below(away + 0.25, -away, away);
-                const RigidCcdResult r = rigid_time_of_contact(
-                    { cube, RigidMotion({ turn, below + axes.col(2) }, 0.1 * axes.col(0), Eigen::Vector3d::Zero()) },
-                    { cube, RigidMotion({ turn, below }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()) }, options);
-                EXPECT_TRUE(r.hit);
-                EXPECT_EQ(r.toi_lower, 0.0);
+                for (const double pressing : { 0.0, 1e-3 }) {
+                    const Eigen::Vector3d velocity = 0.1 * axes.col(0) - pressing * axes.col(2);
+                    const RigidCcdResult r = rigid_time_of_contact(
+                        { cube, RigidMotion({ turn, below + axes.col(2) }, velocity, Eigen::Vector3d::Zero()) },
+                        { cube, RigidMotion({ turn, below }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()) },
+                        options);
+                    EXPECT_TRUE(r.hit);
+                    EXPECT_EQ(r.toi_lower, 0.0) << "pressing " << pressing;
+                }
+            }
+        }
+        // A tilted cube's lowest corner one to two ulps of its coordinates (2^-26) above a floor 1e8 out, pressed onto
+        // it: as placed it touches within that rounding, at the start (the frame near them alone, where the convex
+        // path decides a corner on a face itself, had its contact 2.2e-5 into the step). Near the origin the same gap
+        // is a gap.
+        const TriangleMesh floor_mesh = box_mesh({ 5, 5, 0.5 });
+        const RigidShape floor = RigidShape::solid(floor_mesh.vertices, floor_mesh.faces);
+        const Eigen::Quaterniond tilt(Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 2, 3).normalized()));
+        double depth = 0.0; // (of the lowest corner below the cube's centre)
+        for (Eigen::Index v = 0; v < 8; ++v) {
+            depth = std::max(depth, -(tilt * cube.vertices().row(v).transpose()).z());
+        }
+        const double ulp = 0x1p-26;
+        const double height = std::ceil((0.5 + depth) / ulp) * ulp + ulp;
+        for (const double away : { 0.0, 1e8 }) {
+            const Eigen::Vector3d base(away, -away, away);
+            const RigidCcdResult pressed = rigid_time_of_contact(
+                { cube,
+                  RigidMotion(
+                      { tilt, base + Eigen::Vector3d(0, 0, height) }, { 0.1, 0, -1e-3 }, Eigen::Vector3d::Zero()) },
+                { floor, RigidMotion({ .translation = base }, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()) },
+                options);
+            ASSERT_TRUE(pressed.hit);
+            if (away == 0.0) {
+                EXPECT_GT(pressed.toi_lower, 1e-5);
+            } else {
+                EXPECT_EQ(pressed.toi_lower, 0.0);
             }
         }
     }

@@ -186,11 +186,11 @@ void check_rigid_ccd_options(const RigidCcdOptions& options);
 /// features that came from the far side of a body thinner than
 /// their travel over [toi_lower, toi_upper] (apart at toi_lower against the faces' outward directions), to the side
 /// the features came from); between soups, to the side the features came from.
-/// Moving bodies so far from the origin that the rounding of their coordinates counts against eps times their speed
-/// are first measured from a point near them, which their start translations less it give exactly: the same question,
-/// with the rounding of bodies near the origin (as fast, and as sharp). Where that finds no contact, the bodies as
-/// placed decide, with the allowance of their coordinates' rounding: a box resting on another far out touches at the
-/// start, sliding or not, where its rounded pose leaves a hair between them.
+/// Convex pairs so far from the origin that the rounding of their coordinates counts against eps times their speed
+/// are measured from a point near them, which their start translations less it give exactly: the same question, with
+/// the rounding of bodies near the origin (as fast, and as sharp). Where they touch at the start within their
+/// coordinates' rounding, the bodies as placed decide, with that allowance: a box resting on another far out touches
+/// at the start, sliding or pressed, where its rounded pose leaves a hair between them.
 /// @throws std::invalid_argument for eps or t_max outside (0, 1], a negative chord_tolerance or
 ///         surface_resolution, max_surface_regions, max_surface_tests or max_pair_tests below 1, or steps of different
 ///         lengths
