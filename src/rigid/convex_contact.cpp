@@ -165,7 +165,9 @@ namespace {
                 Eigen::Vector3d n = offset.normalized();
                 features_contact_ = std::numeric_limits<double>::quiet_NaN();
                 if (!along_turning_features(n, stalled)) {
-                    const auto turned = turned_direction(n, refined_time_to_contact(offset, n));
+                    const double refined = refined_time_to_contact(offset, n);
+                    const auto turned = std::isnan(features_contact_) ? turned_direction(n, refined)
+                                                                      : std::optional<Eigen::Vector3d>(refined_normal_);
                     if (turned) {
                         model_.update(a_, b_, *turned);
                     }
@@ -381,15 +383,18 @@ namespace {
         /// distance now (their gap at 0). Where those features are the contact's, their gap closes at the contact
         /// and their normal there is the contact normal: the model along it then predicts the contact itself, not a
         /// time short of it (a normal taken at a guess off by dt tilts by about |w| dt and the separation along it
-        /// closes early by that times the features' extent). Records the refined time in features_contact_. A
-        /// guess.
+        /// closes early by that times the features' extent). Records the refined time in features_contact_ and the
+        /// features' normal there in refined_normal_. A guess.
         [[nodiscard]] double refined_time_to_contact(const Eigen::Vector3d& offset, const Eigen::Vector3d& n)
         {
             double h = guessed_time_to_contact(offset, n);
             if (!((a_.step_angle() + b_.step_angle()) * h <= REFINE_TURN)) {
                 return h;
             }
+            static_assert(REFINE_STEPS >= 2, "the normal is extrapolated from the last two secant points");
             double previous = 0.0, previous_gap = offset.norm();
+            std::array<Eigen::Vector3d, REFINE_STEPS> normals;
+            std::array<double, REFINE_STEPS> times {};
             for (int k = 0; k < REFINE_STEPS; ++k) {
                 const auto at = features_at(n, h);
                 if (!at || at->gap == previous_gap) {
@@ -399,10 +404,23 @@ namespace {
                 if (!(next > 0.0 && next <= 1.0)) {
                     return h; // (the secant leaves the step, or is not finite: the guess stands)
                 }
+                normals[static_cast<std::size_t>(k)] = at->normal;
+                times[static_cast<std::size_t>(k)] = h;
                 previous = h;
                 previous_gap = at->gap;
                 h = next;
             }
+            // The features' normal at h, from their normals at the last two secant points (turned_direction would move
+            // them once more).
+            const std::size_t last = REFINE_STEPS - 1;
+            const double span = times[last] - times[last - 1];
+            const Eigen::Vector3d normal
+                = normals[last] + ((h - times[last]) / span) * (normals[last] - normals[last - 1]);
+            const double length = normal.norm();
+            if (!(length > 0.0) || !std::isfinite(length)) {
+                return h; // (not refined: the features are moved to h)
+            }
+            refined_normal_ = normal / length;
             features_contact_ = h;
             return h;
         }
@@ -540,6 +558,11 @@ namespace {
         /// The simplex features' refined contact time from the latest placed time (refined_time_to_contact; NaN where
         /// not refined): where it agrees with the model's predicted contact, the step lands on the contact.
         double features_contact_ = std::numeric_limits<double>::quiet_NaN();
+        /// The simplex features' normal at features_contact_ (where that is a number), extrapolated from the secant
+        /// steps': moving the features once more to the refined time (turned_direction: one chain of products, a square
+        /// root and a division) landed the steps no better, and leaving it out made the box pairs' rotation and large
+        /// angle queries 4.5-5% faster (intervals per query 3.18 and 3.59 against 3.18 and 3.57).
+        Eigen::Vector3d refined_normal_ = Eigen::Vector3d::UnitX();
         /// GJK's relative tolerance. Without turns the model along the closest direction is exact (its step lands
         /// on the contact when the closest features are the contact's), so an exact direction saves steps; with
         /// turns the model's curvature term dominates the landing and 5% is enough.
