@@ -32,6 +32,7 @@
 #include "rigid/details/rounding.hpp"
 #include "rigid/details/separation_model.hpp"
 
+#include <ccdkit/core/filtered_double_double.hpp>
 #include <ccdkit/rigid/rigid_contact.hpp>
 
 #include <Eigen/Geometry>
@@ -116,10 +117,8 @@ namespace {
         }
         Eigen::Vector3d origin = Eigen::Vector3d::Zero();
         for (Eigen::Index k = 0; k < 3; ++k) {
-            // (Knuth's two-sum: the difference's rounding error, exactly.)
-            const double difference = from_a[k] - from_b[k];
-            const double taken = difference - from_a[k];
-            const double error = (from_a[k] - (difference - taken)) + (-from_b[k] - taken);
+            double difference = 0.0, error = 0.0;
+            dd::two_sum(from_a[k], -from_b[k], difference, error); // (the difference's rounding error, exactly)
             origin[k] = error == 0.0 ? from_b[k] : 0.0;
         }
         const double near = std::max((from_a - origin).cwiseAbs().maxCoeff(), (from_b - origin).cwiseAbs().maxCoeff());
@@ -543,9 +542,10 @@ namespace {
             return convex_contacts(side(a_), side(b_), lower, upper, n, stats_);
         }
 
-        /// Memory for the members below (declared first: built before them, freed after). Aligned to a cache line:
-        /// eight points fill three lines exactly. Left to the stack's alignment, the same build ran 2-3% faster or
-        /// slower from one process to the next (the environment's size moves the stack; box pairs, 2026-11-29).
+        /// Memory for the members below (declared first: built before them, freed after). Aligned to a cache line, so
+        /// that the arrays carved from it sit on the lines alike in every process: left to the stack's alignment, the
+        /// same build ran 2-3% faster or slower from one process to the next (the environment's size moves the stack;
+        /// box pairs, 2026-11-29).
         alignas(64) std::array<std::byte, ARENA_BYTES> buffer_;
         std::pmr::monotonic_buffer_resource arena_ { buffer_.data(), buffer_.size() };
         ConvexSide a_;
@@ -580,8 +580,8 @@ ConvexAnswer convex_time_of_contact(const RigidBody& a, const RigidBody& b, cons
 {
     // Far out, the bodies meet in a frame near them: boxes 4e7 out had taken 30 intervals where 3 do near the origin
     // and answered 3e-6 early (eps 1e-6). Where they touch at the start within their coordinates' rounding, the bodies
-    // as placed decide, as before (a box resting far out on another touches at the start, sliding or not, where its
-    // rounded pose leaves a hair between them).
+    // as placed decide, as before (a box resting far out on another touches at the start, sliding or pressed, where
+    // its rounded pose leaves a hair between them).
     if (const auto origin = near_origin(a, b, options.eps)) {
         const RigidBody near_a { a.shape, a.motion.translated(-*origin) };
         const RigidBody near_b { b.shape, b.motion.translated(-*origin) };

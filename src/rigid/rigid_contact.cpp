@@ -5,9 +5,7 @@
 
 #include <ccdkit/rigid/rigid_contact.hpp>
 
-#include <algorithm>
 #include <cmath>
-#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -289,6 +290,36 @@ namespace {
             EXPECT_NEAR(solid.signed_distance({ 0.005, 0.0, 0.0 }), joined ? -0.005 : 0.005, 1e-12);
             EXPECT_NEAR(solid.signed_distance({ 11.0, 0.0, 0.0 }), joined ? 0.0 : 10.99, 1e-9);
         }
+    }
+
+    /// A mesh file's vertices that no face uses bound no surface: a cube with one 1e6 away makes the distance grid of
+    /// the cube alone (its lattice had been sized over the far vertex too, and refused as minutes of work).
+    TEST(RigidScene, DistanceGridsOfMeshesBoundTheirFaces)
+    {
+        const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ccdkit_test_rigid_scene_padded";
+        std::filesystem::create_directories(dir);
+        {
+            std::ofstream obj(dir / "padded.obj");
+            obj << "v 1e6 -1e6 1e6\n"; // (used by no face)
+            for (int k = 0; k < 8; ++k) {
+                obj << "v " << (k & 1 ? 0.5 : -0.5) << ' ' << (k & 2 ? 0.5 : -0.5) << ' ' << (k & 4 ? 0.5 : -0.5)
+                    << '\n';
+            }
+            // The cube's faces, wound outwards (OBJ numbers from 1; the cube's corners are 2-9).
+            obj << "f 2 4 3\nf 3 4 5\nf 6 7 8\nf 7 9 8\nf 2 3 6\nf 3 7 6\nf 4 8 5\nf 5 8 9\nf 2 6 4\nf 4 6 8\n"
+                   "f 3 5 7\nf 5 9 7\n";
+        }
+        const RigidScene scene = parse_rigid_scene(
+            R"({"bodies": [{"shape": {"type": "distance_grid", "cell_size": 0.05,
+                "of": {"type": "mesh", "file": "padded.obj", "solid": true}}},
+              {"shape": {"type": "sphere", "radius": 0.5}}]})",
+            dir);
+        ASSERT_EQ(scene.bodies.size(), 2U);
+        const ImplicitShape& grid = scene.bodies[0].shape.implicit_shape();
+        EXPECT_NEAR(grid.signed_distance({ 0, 0, 0 }), -0.5, 0.05);
+        EXPECT_NEAR(grid.signed_distance({ 0.7, 0, 0 }), 0.2, 0.05);
+        EXPECT_LT(grid.bounds().max.maxCoeff(), 1.0);
+        std::filesystem::remove_all(dir);
     }
 
     TEST(RigidScene, BadBooleanShapesAndGridsNameTheProblem)
